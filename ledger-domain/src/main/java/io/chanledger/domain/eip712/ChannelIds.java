@@ -1,0 +1,23 @@
+package io.chanledger.domain.eip712;
+
+import java.math.BigInteger;
+
+/** Channel ids as the contract derives them in {@code open}. */
+public final class ChannelIds {
+
+    private ChannelIds() {
+    }
+
+    /**
+     * {@code keccak256(abi.encodePacked(consumer, provider, uint256 timestamp, uint256 nonce))},
+     * as lowercase 0x + 64 hex. Addresses in any valid spelling.
+     */
+    public static String compute(String consumer, String provider, BigInteger timestamp, BigInteger nonce) {
+        byte[] packed = new byte[20 + 20 + 32 + 32];
+        System.arraycopy(Hex.decode(Hex.normalizeAddress(consumer)), 0, packed, 0, 20);
+        System.arraycopy(Hex.decode(Hex.normalizeAddress(provider)), 0, packed, 20, 20);
+        Words.putUint256(packed, 40, timestamp, "timestamp");
+        Words.putUint256(packed, 72, nonce, "nonce");
+        return Hex.encode(Keccak.keccak256(packed));
+    }
+}
