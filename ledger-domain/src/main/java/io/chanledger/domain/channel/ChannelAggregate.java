@@ -1,0 +1,248 @@
+package io.chanledger.domain.channel;
+
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+import io.chanledger.domain.chain.ChainRef;
+import java.math.BigInteger;
+import java.util.LinkedHashMap;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateCreationPolicy;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.CreationPolicy;
+
+/**
+ * One payment channel, identified by its on-chain {@code channelId}. Decides which vouchers the
+ * provider can rely on and keeps the chain's facts (claims, expiry, close) in step with them.
+ * Handlers guard, then apply; only the event sourcing handlers assign state. Time and signer
+ * identity always come in the command, so replaying the events gives the same channel.
+ */
+class ChannelAggregate {
+
+    /** Accepted vouchers remembered by nonce, so a re-sent voucher gets its first answer back. */
+    static final int REMEMBERED_VOUCHERS = 64;
+    private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
+
+    @AggregateIdentifier
+    private String channelId;
+    private String consumer;
+    private String provider;
+    private BigInteger deposit;
+    private long expiry;
+    private ChannelStatus status;
+    private boolean provisional;
+    private BigInteger highestAmount = BigInteger.ZERO;
+    private BigInteger highestNonce;
+    private BigInteger claimed = BigInteger.ZERO;
+    private BigInteger claimedAtOpen = BigInteger.ZERO;
+    private ChainRef lastChainRef;
+    private BigInteger authorizedCloseAmount;
+    private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
+
+    record AcceptedTerms(BigInteger amount, BigInteger increment) {
+    }
+
+    ChannelAggregate() {
+        // required by Axon to source the aggregate from its events
+    }
+
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(OpenChannel command) {
+        if (channelId == null) {
+            apply(new ChannelOpened(command.channelId(), command.consumer(), command.provider(),
+                    command.deposit(), command.expiry(), command.chainRef(), false, BigInteger.ZERO));
+        } else if (provisional) {
+            apply(new ChannelOpenConfirmed(command.channelId(), command.consumer(), command.provider(),
+                    command.deposit(), command.expiry(), command.chainRef()));
+        } else if (command.chainRef().isAfter(lastChainRef)) {
+            throw new ChainFactConflictException("channel " + channelId + " was already opened by another log");
+        }
+        // otherwise the open log was applied before: nothing new to record
+    }
+
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(OpenChannelProvisionally command) {
+        if (channelId != null) {
+            return; // the ledger already knows the channel; the lookup adds nothing
+        }
+        apply(new ChannelOpened(command.channelId(), command.consumer(), command.provider(),
+                command.deposit(), command.expiry(), null, true, command.claimed()));
+    }
+
+    @CommandHandler
+    VoucherReceipt handle(AcceptVoucher command) {
+        BigInteger amount = command.amount();
+        BigInteger nonce = command.nonce();
+        if (!isUint256(amount) || !isUint256(nonce)) {
+            throw rejection(VoucherRejection.INVALID_VOUCHER_FORMAT, "amount and nonce must be uint256 values");
+        }
+        if (status == ChannelStatus.CLOSED) {
+            throw rejection(VoucherRejection.CHANNEL_CLOSED, "channel " + channelId + " is closed");
+        }
+        if (status == ChannelStatus.EXPIRED || command.receivedAt() >= expiry) {
+            throw rejection(VoucherRejection.CHANNEL_EXPIRED, "channel " + channelId + " expired at " + expiry);
+        }
+        if (command.signer() == null || command.signature() == null) {
+            throw rejection(VoucherRejection.INVALID_SIGNATURE, "the voucher carries no valid signature");
+        }
+        if (!command.signer().equalsIgnoreCase(consumer)) {
+            throw rejection(VoucherRejection.WRONG_SIGNER,
+                    "signed by " + command.signer() + ", not by the channel's consumer " + consumer);
+        }
+        AcceptedTerms earlier = recentVouchers.get(nonce);
+        if (earlier != null && earlier.amount().equals(amount)) {
+            return receipt(amount, nonce, earlier.increment(), true);
+        }
+        if (amount.compareTo(deposit) > 0) {
+            throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
+                    "amount " + amount + " exceeds the deposit " + deposit);
+        }
+        BigInteger floor = highestAmount.max(claimed).max(claimedAtOpen);
+        if (amount.compareTo(floor) <= 0) {
+            throw rejection(VoucherRejection.AMOUNT_NOT_INCREASING,
+                    "amount " + amount + " is not above the highest accepted or claimed amount " + floor);
+        }
+        if (highestNonce != null && nonce.compareTo(highestNonce) <= 0) {
+            throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
+                    "nonce " + nonce + " is not above the last accepted nonce " + highestNonce);
+        }
+        BigInteger increment = amount.subtract(highestAmount);
+        apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, command.receivedAt()));
+        return receipt(amount, nonce, increment, false);
+    }
+
+    @CommandHandler
+    void handle(RecordClaim command) {
+        if (!command.chainRef().isAfter(lastChainRef)) {
+            return; // this log was already applied
+        }
+        if (status == ChannelStatus.CLOSED) {
+            throw new ChainFactConflictException("claim on closed channel " + channelId);
+        }
+        BigInteger payout = command.payout();
+        BigInteger fee = command.fee();
+        if (payout.signum() <= 0 || fee.signum() < 0 || fee.compareTo(payout) > 0) {
+            throw new ChainFactConflictException("claim of " + payout + " with fee " + fee + " is not a valid payout");
+        }
+        BigInteger total = claimed.add(payout);
+        if (total.compareTo(deposit) > 0) {
+            throw new ChainFactConflictException(
+                    "claims of " + total + " would exceed the deposit " + deposit + " of " + channelId);
+        }
+        apply(new ChannelClaimed(channelId, provider, payout, fee, total, command.chainRef()));
+    }
+
+    @CommandHandler
+    void handle(ExpireChannel command) {
+        if (status != ChannelStatus.OPEN) {
+            return; // already expired or closed: nothing to record
+        }
+        if (command.chainTime() < expiry) {
+            throw new ChainFactConflictException("chain time " + command.chainTime()
+                    + " has not reached the expiry " + expiry + " of " + channelId);
+        }
+        apply(new ChannelExpired(channelId, expiry, command.chainTime(), command.blockNumber()));
+    }
+
+    @CommandHandler
+    void handle(RecordClose command) {
+        if (!command.chainRef().isAfter(lastChainRef)) {
+            return;
+        }
+        if (status == ChannelStatus.CLOSED) {
+            throw new ChainFactConflictException("channel " + channelId + " closed twice");
+        }
+        BigInteger expectedRefund = deposit.subtract(claimed);
+        if (!expectedRefund.equals(command.refund())) {
+            throw new ChainFactConflictException("refund " + command.refund() + " of " + channelId
+                    + " differs from deposit minus claimed, " + expectedRefund);
+        }
+        apply(new ChannelClosed(channelId, command.refund(), command.kind(), command.chainRef()));
+    }
+
+    @CommandHandler
+    void handle(AuthorizeClose command) {
+        BigInteger finalAmount = command.finalAmount();
+        if (status == ChannelStatus.CLOSED) {
+            throw new CloseAuthorizationRejectedException("channel " + channelId + " is closed");
+        }
+        if (finalAmount.compareTo(claimed) < 0 || finalAmount.compareTo(deposit) > 0) {
+            throw new CloseAuthorizationRejectedException("final amount " + finalAmount
+                    + " must lie between the claimed " + claimed + " and the deposit " + deposit);
+        }
+        if (finalAmount.equals(authorizedCloseAmount)) {
+            return;
+        }
+        apply(new CloseAuthorized(channelId, finalAmount, command.providerSignature()));
+    }
+
+    @EventSourcingHandler
+    void on(ChannelOpened event) {
+        channelId = event.channelId();
+        consumer = event.consumer();
+        provider = event.provider();
+        deposit = event.deposit();
+        expiry = event.expiry();
+        status = ChannelStatus.OPEN;
+        provisional = event.provisional();
+        claimedAtOpen = event.claimedAtOpen();
+        lastChainRef = event.chainRef();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelOpenConfirmed event) {
+        consumer = event.consumer();
+        provider = event.provider();
+        deposit = event.deposit();
+        expiry = event.expiry();
+        provisional = false;
+        lastChainRef = event.chainRef();
+    }
+
+    @EventSourcingHandler
+    void on(VoucherAccepted event) {
+        highestAmount = event.amount();
+        highestNonce = event.nonce();
+        recentVouchers.put(event.nonce(), new AcceptedTerms(event.amount(), event.increment()));
+        if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
+            recentVouchers.remove(recentVouchers.keySet().iterator().next());
+        }
+    }
+
+    @EventSourcingHandler
+    void on(ChannelClaimed event) {
+        claimed = event.totalClaimed();
+        lastChainRef = event.chainRef();
+    }
+
+    @EventSourcingHandler
+    void on(ChannelExpired event) {
+        status = ChannelStatus.EXPIRED;
+    }
+
+    @EventSourcingHandler
+    void on(ChannelClosed event) {
+        status = ChannelStatus.CLOSED;
+        lastChainRef = event.chainRef();
+    }
+
+    @EventSourcingHandler
+    void on(CloseAuthorized event) {
+        authorizedCloseAmount = event.finalAmount();
+    }
+
+    private VoucherReceipt receipt(BigInteger amount, BigInteger nonce, BigInteger increment, boolean duplicate) {
+        return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
+                ChannelStatus.OPEN, duplicate);
+    }
+
+    private static boolean isUint256(BigInteger value) {
+        return value != null && value.signum() >= 0 && value.compareTo(UINT256_MAX) <= 0;
+    }
+
+    private static VoucherRejectedException rejection(VoucherRejection reason, String detail) {
+        return new VoucherRejectedException(reason, detail);
+    }
+}

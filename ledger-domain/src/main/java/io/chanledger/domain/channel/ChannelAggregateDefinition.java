@@ -1,0 +1,22 @@
+package io.chanledger.domain.channel;
+
+import org.axonframework.common.caching.Cache;
+import org.axonframework.config.AggregateConfigurer;
+import org.axonframework.eventsourcing.EventCountSnapshotTriggerDefinition;
+
+/**
+ * How the application registers the (package-private) Channel aggregate: with an aggregate cache,
+ * since vouchers for one channel arrive in bursts, and snapshots, since a channel may carry
+ * thousands of vouchers.
+ */
+public final class ChannelAggregateDefinition {
+
+    private ChannelAggregateDefinition() {
+    }
+
+    public static AggregateConfigurer<?> configurer(Cache cache, int snapshotThreshold) {
+        return AggregateConfigurer.defaultConfiguration(ChannelAggregate.class)
+                .configureCache(c -> cache)
+                .configureSnapshotTrigger(c -> new EventCountSnapshotTriggerDefinition(c.snapshotter(), snapshotThreshold));
+    }
+}

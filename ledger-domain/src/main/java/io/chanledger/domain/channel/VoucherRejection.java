@@ -1,0 +1,24 @@
+package io.chanledger.domain.channel;
+
+/** Why a voucher was refused. Each reason has a stable code clients and metrics can rely on. */
+public enum VoucherRejection {
+    INVALID_VOUCHER_FORMAT("invalid_voucher_format"),
+    CHANNEL_NOT_FOUND("channel_not_found"),
+    CHANNEL_CLOSED("channel_closed"),
+    CHANNEL_EXPIRED("channel_expired"),
+    INVALID_SIGNATURE("invalid_signature"),
+    WRONG_SIGNER("wrong_signer"),
+    EXCEEDS_DEPOSIT("exceeds_deposit"),
+    AMOUNT_NOT_INCREASING("amount_not_increasing"),
+    NONCE_NOT_INCREASING("nonce_not_increasing");
+
+    private final String code;
+
+    VoucherRejection(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}
