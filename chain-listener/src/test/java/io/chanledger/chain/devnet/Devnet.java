@@ -1,0 +1,327 @@
+package io.chanledger.chain.devnet;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.web3j.abi.FunctionEncoder;
+import org.web3j.abi.FunctionReturnDecoder;
+import org.web3j.abi.TypeReference;
+import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.DynamicBytes;
+import org.web3j.abi.datatypes.Function;
+import org.web3j.abi.datatypes.Type;
+import org.web3j.abi.datatypes.generated.Bytes32;
+import org.web3j.abi.datatypes.generated.Uint256;
+import org.web3j.crypto.ContractUtils;
+import org.web3j.crypto.Credentials;
+import org.web3j.crypto.Hash;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
+import org.web3j.utils.Numeric;
+
+/**
+ * ChanChannel and TestUSDC deployed on an anvil node exactly as {@code deploy/devnet/deploy.mjs}
+ * does it (the channel contract is the deployer's first transaction, so it sits at
+ * {@link #VECTORS_CONTRACT}), the test wallets funded, and typed calls to both contracts.
+ */
+public final class Devnet {
+
+    /** The verifyingContract of the EIP-712 test vectors: anvil account 0's first CREATE. */
+    public static final String VECTORS_CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+    public static final BigInteger FEE_BPS = BigInteger.valueOf(200);
+    public static final String FEE_RECIPIENT = DevnetAccounts.FEE_RECIPIENT_1.getAddress();
+    /** USDC (base units) every anvil account 1..9 and the vectors' consumer-1 and provider-1 start with. */
+    public static final BigInteger USDC_PER_WALLET = BigInteger.valueOf(1_000_000_000_000L);
+    public static final BigInteger GAS_MONEY = BigInteger.TEN.pow(20);
+
+    private static final ContractArtifact CHANNEL_ARTIFACT = ContractArtifact.load("ChanChannel");
+    private static final ContractArtifact USDC_ARTIFACT = ContractArtifact.load("TestUSDC");
+    private static Devnet shared;
+
+    private final AnvilNode node;
+    private final ChainRpc rpc;
+    private final String channel;
+    private final String usdc;
+    private final BigInteger deployBlock;
+    private final Map<String, String> eventsByTopic = new HashMap<>();
+
+    private Devnet(AnvilNode node, ChainRpc rpc, String channel, String usdc, BigInteger deployBlock) {
+        this.node = node;
+        this.rpc = rpc;
+        this.channel = channel;
+        this.usdc = usdc;
+        this.deployBlock = deployBlock;
+        for (String signature : CHANNEL_ARTIFACT.eventSignatures()) {
+            eventsByTopic.put(Hash.sha3String(signature), signature.substring(0, signature.indexOf('(')));
+        }
+    }
+
+    /** The contracts on {@link AnvilNode#shared()}, deployed once per JVM. */
+    public static synchronized Devnet shared() {
+        if (shared == null || shared.node != AnvilNode.shared()) {
+            shared = deploy(AnvilNode.shared());
+        }
+        return shared;
+    }
+
+    /** Deploys on a node whose account 0 has not sent a transaction yet. */
+    public static Devnet deploy(AnvilNode node) {
+        ChainRpc rpc = new ChainRpc(node, List.of(CHANNEL_ARTIFACT, USDC_ARTIFACT));
+        Credentials deployer = DevnetAccounts.deployer();
+        BigInteger nonce = nonceOf(rpc, deployer.getAddress());
+        if (nonce.signum() != 0) {
+            throw new IllegalStateException("anvil account 0 has already sent " + nonce + " transactions; "
+                    + "deploy on a fresh node so the channel contract lands at " + VECTORS_CONTRACT);
+        }
+        String usdcAddress = ContractUtils.generateContractAddress(deployer.getAddress(), BigInteger.ONE);
+        String constructorArgs = FunctionEncoder.encodeConstructor(List.of(
+                new Address(usdcAddress), new Address(FEE_RECIPIENT), new Uint256(FEE_BPS)));
+        TransactionReceipt channelReceipt = rpc.send(deployer, null, CHANNEL_ARTIFACT.bytecode() + constructorArgs);
+        TransactionReceipt usdcReceipt = rpc.send(deployer, null, USDC_ARTIFACT.bytecode());
+        if (!usdcAddress.equals(usdcReceipt.getContractAddress())) {
+            throw new IllegalStateException("TestUSDC landed at " + usdcReceipt.getContractAddress() + ", not " + usdcAddress);
+        }
+        Devnet devnet = new Devnet(node, rpc, channelReceipt.getContractAddress(), usdcAddress,
+                channelReceipt.getBlockNumber());
+        List<String> wallets = new ArrayList<>();
+        DevnetAccounts.anvilAccounts().stream().skip(1).forEach(account -> wallets.add(account.getAddress()));
+        wallets.add(DevnetAccounts.CONSUMER_1.getAddress());
+        wallets.add(DevnetAccounts.PROVIDER_1.getAddress());
+        wallets.forEach(wallet -> devnet.mint(wallet, USDC_PER_WALLET));
+        rpc.setBalance(DevnetAccounts.CONSUMER_1.getAddress(), GAS_MONEY);
+        rpc.setBalance(DevnetAccounts.PROVIDER_1.getAddress(), GAS_MONEY);
+        return devnet;
+    }
+
+    public AnvilNode node() {
+        return node;
+    }
+
+    public ChainRpc rpc() {
+        return rpc;
+    }
+
+    public Web3j web3j() {
+        return rpc.web3j();
+    }
+
+    public String rpcUrl() {
+        return node.rpcUrl();
+    }
+
+    public long chainId() {
+        return AnvilNode.CHAIN_ID;
+    }
+
+    /** ChanChannel's address, lowercase. */
+    public String channelAddress() {
+        return channel;
+    }
+
+    public String usdcAddress() {
+        return usdc;
+    }
+
+    public BigInteger deployBlock() {
+        return deployBlock;
+    }
+
+    public static ContractArtifact channelArtifact() {
+        return CHANNEL_ARTIFACT;
+    }
+
+    public static ContractArtifact usdcArtifact() {
+        return USDC_ARTIFACT;
+    }
+
+    // Node control, delegated to the node's ChainRpc
+
+    public String snapshot() {
+        return rpc.snapshot();
+    }
+
+    public void revertTo(String snapshotId) {
+        rpc.revertTo(snapshotId);
+    }
+
+    public void increaseTime(long seconds) {
+        rpc.increaseTime(seconds);
+    }
+
+    public void setNextBlockTimestamp(long epochSeconds) {
+        rpc.setNextBlockTimestamp(epochSeconds);
+    }
+
+    public void mine() {
+        rpc.mine();
+    }
+
+    public void setBalance(String address, BigInteger wei) {
+        rpc.setBalance(address, wei);
+    }
+
+    public BigInteger latestBlockTimestamp() {
+        return rpc.latestBlockTimestamp();
+    }
+
+    // TestUSDC
+
+    public TransactionReceipt mint(String to, BigInteger amount) {
+        return rpc.send(DevnetAccounts.deployer(), usdc, encode("mint", new Address(to), new Uint256(amount)));
+    }
+
+    public TransactionReceipt approve(Credentials owner, String spender, BigInteger amount) {
+        return rpc.send(owner, usdc, encode("approve", new Address(spender), new Uint256(amount)));
+    }
+
+    public BigInteger balanceOf(String account) {
+        return uint(rpc.call(account, usdc, encode("balanceOf", new Address(account))));
+    }
+
+    // ChanChannel transactions
+
+    public OpenedChannel open(Credentials consumer, String provider, BigInteger amount, long durationSeconds) {
+        TransactionReceipt receipt = rpc.send(consumer, channel, encode("open",
+                new Address(provider), new Uint256(amount), new Uint256(durationSeconds)));
+        Log log = logs(receipt, "ChannelOpened").getFirst();
+        List<Type> data = FunctionReturnDecoder.decode(log.getData(), uint256s(2));
+        return new OpenedChannel(log.getTopics().get(1), topicAddress(log, 2), topicAddress(log, 3),
+                (BigInteger) data.get(0).getValue(), (BigInteger) data.get(1).getValue(), receipt, log);
+    }
+
+    /** Mints the deposit to the consumer, approves it to the channel contract, and opens. */
+    public OpenedChannel fundAndOpen(Credentials consumer, String provider, BigInteger amount, long durationSeconds) {
+        mint(consumer.getAddress(), amount);
+        approve(consumer, channel, amount);
+        return open(consumer, provider, amount, durationSeconds);
+    }
+
+    public TransactionReceipt claim(Credentials provider, String channelId, BigInteger amount, BigInteger nonce,
+                                    byte[] signature) {
+        return rpc.send(provider, channel, claimCall(channelId, amount, nonce, signature));
+    }
+
+    /** Simulates {@code claim} from {@code from} without sending it. */
+    public CallOutcome callClaim(String from, String channelId, BigInteger amount, BigInteger nonce, byte[] signature) {
+        return rpc.simulate(from, channel, claimCall(channelId, amount, nonce, signature));
+    }
+
+    public TransactionReceipt close(Credentials consumer, String channelId) {
+        return rpc.send(consumer, channel, encode("close", new Bytes32(Numeric.hexStringToByteArray(channelId))));
+    }
+
+    public TransactionReceipt cooperativeClose(Credentials consumer, String channelId, BigInteger finalAmount,
+                                               byte[] providerSignature) {
+        return rpc.send(consumer, channel, encode("cooperativeClose", new Bytes32(Numeric.hexStringToByteArray(channelId)),
+                new Uint256(finalAmount), new DynamicBytes(providerSignature)));
+    }
+
+    public TransactionReceipt setFee(Credentials owner, String recipient, BigInteger bps) {
+        return rpc.send(owner, channel, encode("setFee", new Address(recipient), new Uint256(bps)));
+    }
+
+    // ChanChannel views
+
+    public ChannelState getChannel(String channelId) {
+        String result = rpc.call(channel, channel, encode("getChannel", new Bytes32(Numeric.hexStringToByteArray(channelId))));
+        List<Type> values = FunctionReturnDecoder.decode(result, List.of(
+                ref(new TypeReference<Address>() { }), ref(new TypeReference<Address>() { }),
+                ref(new TypeReference<Uint256>() { }), ref(new TypeReference<Uint256>() { }),
+                ref(new TypeReference<Uint256>() { })));
+        return new ChannelState(values.get(0).toString(), values.get(1).toString(), (BigInteger) values.get(2).getValue(),
+                (BigInteger) values.get(3).getValue(), (BigInteger) values.get(4).getValue());
+    }
+
+    public BigInteger getBalance(String channelId) {
+        return uint(rpc.call(channel, channel, encode("getBalance", new Bytes32(Numeric.hexStringToByteArray(channelId)))));
+    }
+
+    public BigInteger feeBps() {
+        return uint(rpc.call(channel, channel, encode("feeBps")));
+    }
+
+    public String feeRecipient() {
+        return FunctionReturnDecoder.decodeAddress(rpc.call(channel, channel, encode("feeRecipient")));
+    }
+
+    public BigInteger nonces(String consumer) {
+        return uint(rpc.call(channel, channel, encode("nonces", new Address(consumer))));
+    }
+
+    public byte[] domainSeparator() {
+        return Numeric.hexStringToByteArray(rpc.call(channel, channel, encode("domainSeparator")));
+    }
+
+    // Signing for this deployment
+
+    public byte[] signVoucher(Credentials consumer, String channelId, BigInteger amount, BigInteger nonce) {
+        byte[] domain = ChannelSignatures.domainSeparator(chainId(), channel);
+        return ChannelSignatures.sign(ChannelSignatures.voucherDigest(domain, channelId, amount, nonce), consumer);
+    }
+
+    public byte[] signCloseAuthorization(Credentials provider, String channelId, BigInteger finalAmount) {
+        byte[] domain = ChannelSignatures.domainSeparator(chainId(), channel);
+        return ChannelSignatures.sign(ChannelSignatures.closeAuthorizationDigest(domain, channelId, finalAmount), provider);
+    }
+
+    // Logs
+
+    /** Names of the ChanChannel events in a receipt, in log order. */
+    public List<String> eventNames(TransactionReceipt receipt) {
+        return receipt.getLogs().stream()
+                .filter(log -> channel.equalsIgnoreCase(log.getAddress()))
+                .map(log -> eventsByTopic.getOrDefault(log.getTopics().getFirst(), "unknown"))
+                .toList();
+    }
+
+    /** The receipt's ChanChannel logs of one event, in log order. */
+    public List<Log> logs(TransactionReceipt receipt, String eventName) {
+        return receipt.getLogs().stream()
+                .filter(log -> channel.equalsIgnoreCase(log.getAddress()))
+                .filter(log -> eventName.equals(eventsByTopic.get(log.getTopics().getFirst())))
+                .toList();
+    }
+
+    /** The single uint256 in a log's data (ChannelClaimed, ChannelClosed, FeePaid). */
+    public static BigInteger amountOf(Log log) {
+        return Numeric.toBigInt(log.getData());
+    }
+
+    public static String topicAddress(Log log, int index) {
+        return "0x" + log.getTopics().get(index).substring(26).toLowerCase();
+    }
+
+    private String claimCall(String channelId, BigInteger amount, BigInteger nonce, byte[] signature) {
+        return encode("claim", new Bytes32(Numeric.hexStringToByteArray(channelId)), new Uint256(amount),
+                new Uint256(nonce), new DynamicBytes(signature));
+    }
+
+    private static BigInteger nonceOf(ChainRpc rpc, String address) {
+        return Numeric.toBigInt((String) rpc.raw("eth_getTransactionCount", address, "pending"));
+    }
+
+    private static String encode(String name, Type<?>... args) {
+        return FunctionEncoder.encode(new Function(name, List.of(args), List.of()));
+    }
+
+    private static BigInteger uint(String result) {
+        return Numeric.toBigInt(result);
+    }
+
+    private static List<TypeReference<Type>> uint256s(int count) {
+        List<TypeReference<Type>> types = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            types.add(ref(new TypeReference<Uint256>() { }));
+        }
+        return types;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static TypeReference<Type> ref(TypeReference<?> reference) {
+        return (TypeReference) reference;
+    }
+}

@@ -1,0 +1,72 @@
+package io.chanledger.chain.devnet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigInteger;
+
+import org.junit.jupiter.api.Test;
+
+class DevnetTest {
+
+    private final Devnet devnet = Devnet.shared();
+
+    @Test
+    void derivesAnvilsPublishedDefaultAccounts() {
+        assertThat(DevnetAccounts.anvil(0).getAddress()).isEqualTo("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266");
+        assertThat(DevnetAccounts.anvil(9).getAddress()).isEqualTo("0xa0ee7a142d267c1f36714e4a8f75612f20a79720");
+        assertThat(DevnetAccounts.CONSUMER_1.getAddress()).isEqualTo("0x5315f457a01c71a5d7ee87da126af57e8cdeda47");
+    }
+
+    @Test
+    void deploysTheChannelContractWhereTheVectorsExpectItAndUsdcSecond() {
+        assertThat(devnet.channelAddress()).isEqualTo(Devnet.VECTORS_CONTRACT);
+        assertThat(devnet.usdcAddress()).isEqualTo("0xe7f1725e7734ce288f8367e1bb143e90bb3f0512");
+        assertThat(devnet.feeBps()).isEqualTo(Devnet.FEE_BPS);
+        assertThat(devnet.feeRecipient()).isEqualTo(Devnet.FEE_RECIPIENT);
+    }
+
+    @Test
+    void fundsTheTestWalletsWithUsdcAndGas() throws Exception {
+        String snapshot = devnet.snapshot();
+        try {
+            assertThat(devnet.balanceOf(DevnetAccounts.PROVIDER_1.getAddress())).isGreaterThan(BigInteger.ZERO);
+            assertThat(devnet.web3j().ethGetBalance(DevnetAccounts.CONSUMER_1.getAddress(),
+                    org.web3j.protocol.core.DefaultBlockParameterName.LATEST).send().getBalance()).isPositive();
+        } finally {
+            devnet.revertTo(snapshot);
+        }
+    }
+
+    @Test
+    void snapshotRevertUndoesTransactions() {
+        String stranger = DevnetAccounts.STRANGER_1.getAddress();
+        BigInteger before = devnet.balanceOf(stranger);
+        String snapshot = devnet.snapshot();
+        devnet.mint(stranger, BigInteger.valueOf(123));
+        assertThat(devnet.balanceOf(stranger)).isEqualTo(before.add(BigInteger.valueOf(123)));
+        devnet.revertTo(snapshot);
+        assertThat(devnet.balanceOf(stranger)).isEqualTo(before);
+    }
+
+    @Test
+    void sendReportsTheCustomErrorOfARevert() {
+        String unknownChannel = "0x" + "ab".repeat(32);
+        assertThatThrownBy(() -> devnet.close(DevnetAccounts.anvil(1), unknownChannel))
+                .isInstanceOfSatisfying(ContractRevertedException.class,
+                        e -> assertThat(e.error()).isEqualTo("ChannelNotFound"));
+    }
+
+    @Test
+    void timeTravelMovesTheNextBlock() {
+        String snapshot = devnet.snapshot();
+        try {
+            BigInteger now = devnet.latestBlockTimestamp();
+            devnet.setNextBlockTimestamp(now.longValueExact() + 1000);
+            devnet.mine();
+            assertThat(devnet.latestBlockTimestamp()).isEqualTo(now.add(BigInteger.valueOf(1000)));
+        } finally {
+            devnet.revertTo(snapshot);
+        }
+    }
+}
