@@ -3,6 +3,7 @@ package io.chanledger.domain.channel;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.money.Uint256;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import org.axonframework.commandhandling.CommandHandler;
@@ -21,7 +22,6 @@ class ChannelAggregate {
 
     /** Accepted vouchers remembered by nonce, so a re-sent voucher gets its first answer back. */
     static final int REMEMBERED_VOUCHERS = 64;
-    private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
 
     @AggregateIdentifier
     private String channelId;
@@ -239,7 +239,7 @@ class ChannelAggregate {
     }
 
     private static boolean isUint256(BigInteger value) {
-        return value != null && value.signum() >= 0 && value.compareTo(UINT256_MAX) <= 0;
+        return value != null && value.signum() >= 0 && value.compareTo(Uint256.MAX) <= 0;
     }
 
     private static VoucherRejectedException rejection(VoucherRejection reason, String detail) {

@@ -1,0 +1,132 @@
+package io.chanledger.api.config;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.chanledger.domain.channel.ChannelAggregateDefinition;
+import java.math.BigInteger;
+import org.axonframework.common.caching.WeakReferenceCache;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+/**
+ * Axon without Axon Server: the event store and token store are tables of our own database
+ * (created by Flyway), and every message is JSON written by a Jackson mapper that belongs to the
+ * event store alone, so that changing how the web layer renders JSON can never change how
+ * stored events read back. uint256 values are written as decimal strings: JSON readers that
+ * parse numbers as doubles would otherwise lose base units.
+ */
+@Configuration(proxyBeanMethods = false)
+class AxonStorageConfiguration {
+
+    static ObjectMapper eventObjectMapper() {
+        SimpleModule uint256AsText = new SimpleModule("uint256-as-text")
+                .addSerializer(BigInteger.class, ToStringSerializer.instance);
+        return new ObjectMapper()
+                .registerModule(new JavaTimeModule())
+                .registerModule(uint256AsText)
+                // aggregates are snapshotted field by field, without getters
+                .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    }
+
+    @Bean
+    @Primary
+    Serializer serializer() {
+        return JacksonSerializer.builder().objectMapper(eventObjectMapper()).build();
+    }
+
+    @Bean
+    @Qualifier("messageSerializer")
+    Serializer messageSerializer(Serializer serializer) {
+        return serializer;
+    }
+
+    @Bean
+    @Qualifier("eventSerializer")
+    Serializer eventSerializer(Serializer serializer) {
+        return serializer;
+    }
+
+    @Bean
+    EventSchema eventSchema() {
+        return EventSchema.builder()
+                .eventTable("domain_event_entry")
+                .snapshotTable("snapshot_event_entry")
+                .globalIndexColumn("global_index")
+                .timestampColumn("time_stamp")
+                .eventIdentifierColumn("event_identifier")
+                .aggregateIdentifierColumn("aggregate_identifier")
+                .sequenceNumberColumn("sequence_number")
+                .typeColumn("type")
+                .payloadTypeColumn("payload_type")
+                .payloadRevisionColumn("payload_revision")
+                .payloadColumn("payload")
+                .metaDataColumn("meta_data")
+                .build();
+    }
+
+    @Bean
+    EventStorageEngine eventStorageEngine(Serializer serializer,
+                                          PersistenceExceptionResolver persistenceExceptionResolver,
+                                          org.axonframework.config.Configuration configuration,
+                                          ConnectionProvider connectionProvider,
+                                          TransactionManager transactionManager,
+                                          EventSchema eventSchema) {
+        return JdbcEventStorageEngine.builder()
+                .snapshotSerializer(serializer)
+                .eventSerializer(serializer)
+                .upcasterChain(configuration.upcasterChain())
+                .snapshotFilter(configuration.snapshotFilter())
+                .persistenceExceptionResolver(persistenceExceptionResolver)
+                .connectionProvider(connectionProvider)
+                .transactionManager(transactionManager)
+                .schema(eventSchema)
+                .dataType(String.class)
+                .build();
+    }
+
+    @Bean
+    TokenStore tokenStore(ConnectionProvider connectionProvider, Serializer serializer) {
+        TokenSchema schema = TokenSchema.builder()
+                .setTokenTable("token_entry")
+                .setProcessorNameColumn("processor_name")
+                .setSegmentColumn("segment")
+                .setTokenColumn("token")
+                .setTokenTypeColumn("token_type")
+                .setTimestampColumn("time_stamp")
+                .setOwnerColumn("owner")
+                .build();
+        return JdbcTokenStore.builder()
+                .connectionProvider(connectionProvider)
+                .serializer(serializer)
+                .schema(schema)
+                .contentType(String.class)
+                .build();
+    }
+
+    @Bean
+    ConfigurerModule channelAggregateModule(LedgerProperties ledger) {
+        return configurer -> configurer.configureAggregate(
+                ChannelAggregateDefinition.configurer(new WeakReferenceCache(), ledger.snapshotThreshold()));
+    }
+}

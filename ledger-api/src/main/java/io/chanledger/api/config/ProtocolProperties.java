@@ -1,0 +1,15 @@
+package io.chanledger.api.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/** Protocol settings: {@code chan.protocol.*}. The fee is in basis points of each claim's payout. */
+@ConfigurationProperties("chan.protocol")
+public record ProtocolProperties(@DefaultValue("200") int feeBps) {
+
+    public ProtocolProperties {
+        if (feeBps < 0 || feeBps > 10_000) {
+            throw new IllegalArgumentException("chan.protocol.fee-bps must lie between 0 and 10000");
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.chanledger.api.ledger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.VoucherReceipt;
+import io.chanledger.domain.channel.VoucherRejectedException;
+import io.chanledger.domain.channel.VoucherRejection;
+import io.chanledger.domain.eip712.Hex;
+import java.util.List;
+import java.util.Locale;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The ledger's channel endpoints: voucher admission, a channel's state and its event history. */
+@RestController
+@RequestMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
+class ChannelController {
+
+    private final VoucherAdmission admission;
+    private final ChannelHistory history;
+
+    ChannelController(VoucherAdmission admission, ChannelHistory history) {
+        this.admission = admission;
+        this.history = history;
+    }
+
+    /** Body: the {@code X-CHAN-Voucher} JSON. Amount and nonce are decimal strings (integers are taken too). */
+    @PostMapping(path = "/vouchers", consumes = MediaType.APPLICATION_JSON_VALUE)
+    VoucherReceiptResponse acceptVoucher(@PathVariable String channelId, @RequestBody JsonNode body) {
+        VoucherFields fields = VoucherFields.of(body);
+        if (fields.channelId() != null && !fields.channelId().equalsIgnoreCase(channelId)) {
+            throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
+                    "the voucher's channelId differs from the channel in the path");
+        }
+        VoucherReceipt receipt = admission.admit(channelId, fields.amount(), fields.nonce(), fields.signature());
+        return VoucherReceiptResponse.of(receipt);
+    }
+
+    @GetMapping
+    ChannelStateResponse channel(@PathVariable String channelId) {
+        ChannelState state = history.state(validId(channelId)).orElseThrow(() -> unknown(channelId));
+        return ChannelStateResponse.of(state);
+    }
+
+    @GetMapping("/events")
+    List<ChannelEventResponse> events(@PathVariable String channelId) {
+        List<DomainEventMessage<?>> events = history.events(validId(channelId));
+        if (events.isEmpty()) {
+            throw unknown(channelId);
+        }
+        return events.stream().map(ChannelEventResponse::of).toList();
+    }
+
+    private static String validId(String channelId) {
+        if (!Hex.isBytes32(channelId)) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "invalid_channel_id",
+                    "channelId must be 0x followed by 64 hex digits");
+        }
+        return channelId.toLowerCase(Locale.ROOT);
+    }
+
+    private static ApiProblem unknown(String channelId) {
+        return new ApiProblem(HttpStatus.NOT_FOUND, "channel_not_found", "no channel " + channelId + " in the ledger");
+    }
+}

@@ -1,0 +1,34 @@
+package io.chanledger.api.ledger;
+
+import io.chanledger.domain.chain.ChainRef;
+import java.time.Instant;
+import org.axonframework.eventhandling.DomainEventMessage;
+
+/**
+ * One recorded event of a channel: type, sequence within the channel, when it was recorded, the
+ * payload as stored, and its provenance — the chain ref of a chain fact, or the signature of an
+ * accepted voucher.
+ */
+record ChannelEventResponse(String type, long sequence, Instant timestamp, Object payload, ChainRef chainRef,
+                            String signature) {
+
+    static ChannelEventResponse of(DomainEventMessage<?> message) {
+        Object payload = message.getPayload();
+        ChainRef chainRef = null;
+        String signature = null;
+        for (var component : payload.getClass().getRecordComponents()) {
+            try {
+                Object value = component.getAccessor().invoke(payload);
+                if (value instanceof ChainRef ref) {
+                    chainRef = ref;
+                } else if (component.getName().equals("signature") || component.getName().equals("providerSignature")) {
+                    signature = (String) value;
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + component + " of a stored event", e);
+            }
+        }
+        return new ChannelEventResponse(message.getPayloadType().getSimpleName(), message.getSequenceNumber(),
+                message.getTimestamp(), payload, chainRef, signature);
+    }
+}

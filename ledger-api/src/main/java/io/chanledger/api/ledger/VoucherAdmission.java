@@ -1,0 +1,102 @@
+package io.chanledger.api.ledger;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.OpenChannelProvisionally;
+import io.chanledger.domain.channel.SignedVoucher;
+import io.chanledger.domain.channel.VoucherReceipt;
+import io.chanledger.domain.channel.VoucherRejectedException;
+import io.chanledger.domain.channel.VoucherRejection;
+import io.chanledger.domain.eip712.ChanTypedData;
+import io.chanledger.domain.eip712.SignatureVerdict;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+/**
+ * The voucher hot path, shared by the ledger API and the provider gateway: parse, hash, recover
+ * the signer under the contract's rule (outside any per-channel lock), then let the Channel
+ * aggregate decide. A voucher for a channel the listener has not recorded yet is judged against
+ * the contract's own view of the channel instead of being refused.
+ */
+@Service
+public class VoucherAdmission {
+
+    private final CommandGateway commands;
+    private final ChanTypedData typedData;
+    private final ObjectProvider<ChannelLookup> channelLookup;
+    private final Clock clock;
+    private final Timer admissionTimer;
+    private final Counter accepted;
+    private final Counter duplicates;
+    private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
+
+    VoucherAdmission(CommandGateway commands, ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup,
+                     Clock clock, MeterRegistry meters) {
+        this.commands = commands;
+        this.typedData = new ChanTypedData(chain.signingDomain());
+        this.channelLookup = channelLookup;
+        this.clock = clock;
+        this.admissionTimer = Timer.builder("chan.voucher.admission")
+                .description("time to judge a voucher, accepted or not")
+                .register(meters);
+        this.accepted = Counter.builder("chan.vouchers.accepted").tag("duplicate", "false").register(meters);
+        this.duplicates = Counter.builder("chan.vouchers.accepted").tag("duplicate", "true").register(meters);
+        for (VoucherRejection reason : VoucherRejection.values()) {
+            rejected.put(reason, Counter.builder("chan.vouchers.rejected").tag("reason", reason.code()).register(meters));
+        }
+    }
+
+    /** Judges a voucher; throws {@link VoucherRejectedException} naming the reason when it is refused. */
+    public VoucherReceipt admit(String channelId, String amount, String nonce, String signature) {
+        Timer.Sample sample = Timer.start();
+        try {
+            VoucherReceipt receipt = judge(SignedVoucher.parse(channelId, amount, nonce, signature));
+            (receipt.duplicate() ? duplicates : accepted).increment();
+            return receipt;
+        } catch (VoucherRejectedException rejection) {
+            rejected.get(rejection.reason()).increment();
+            throw rejection;
+        } finally {
+            sample.stop(admissionTimer);
+        }
+    }
+
+    private VoucherReceipt judge(SignedVoucher voucher) {
+        SignatureVerdict verdict = voucher.verify(typedData);
+        if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
+            throw new VoucherRejectedException(VoucherRejection.INVALID_SIGNATURE,
+                    "the signature is not one the channel contract accepts: " + reason.code());
+        }
+        String signer = ((SignatureVerdict.Recovered) verdict).signer();
+        long now = clock.instant().getEpochSecond();
+        try {
+            return commands.sendAndWait(voucher.toCommand(signer, now));
+        } catch (AggregateNotFoundException unknown) {
+            if (!openFromContract(voucher.channelId())) {
+                throw new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
+                        "no channel " + voucher.channelId() + " is known to the ledger or the contract");
+            }
+            return commands.sendAndWait(voucher.toCommand(signer, now));
+        }
+    }
+
+    private boolean openFromContract(String channelId) {
+        ChannelLookup lookup = channelLookup.getIfAvailable();
+        if (lookup == null) {
+            return false;
+        }
+        Optional<ChannelLookup.OnChainChannel> found = lookup.find(channelId);
+        found.ifPresent(channel -> commands.sendAndWait(new OpenChannelProvisionally(channelId, channel.consumer(),
+                channel.provider(), channel.deposit(), channel.claimed(), channel.expiry(), channel.blockNumber())));
+        return found.isPresent();
+    }
+}

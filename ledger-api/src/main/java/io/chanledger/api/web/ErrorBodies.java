@@ -1,0 +1,89 @@
+package io.chanledger.api.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The two error shapes of the service. {@code /api/*}: RFC 9457 problem+json with {@code code}.
+ * {@code /v1/*} (called by OpenAI-style clients): {@code {"error":{"message","type","code"}}} and
+ * the {@code X-CHAN-Error} header. Both carry only what the caller may see: never a stack trace.
+ */
+public final class ErrorBodies {
+
+    public static final String CHAN_ERROR_HEADER = "X-CHAN-Error";
+    private static final URI PROBLEM_TYPE_BASE = URI.create("https://chanledger.io/problems/");
+
+    private ErrorBodies() {
+    }
+
+    public static boolean isProviderInterface(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return path != null && path.startsWith("/v1/");
+    }
+
+    public static ResponseEntity<Object> render(HttpServletRequest request, ApiProblem problem) {
+        return render(request, problem.status(), problem.code(), problem.getMessage(), problem.properties());
+    }
+
+    public static ResponseEntity<Object> render(HttpServletRequest request, HttpStatus status, String code,
+                                                String detail, Map<String, Object> properties) {
+        if (isProviderInterface(request)) {
+            return ResponseEntity.status(status)
+                    .header(CHAN_ERROR_HEADER, code)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(openAiError(status, code, detail));
+        }
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem(request, status, code, detail, properties));
+    }
+
+    public static ProblemDetail problem(HttpServletRequest request, HttpStatus status, String code, String detail,
+                                        Map<String, Object> properties) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
+        body.setType(PROBLEM_TYPE_BASE.resolve(code));
+        body.setTitle(status.getReasonPhrase());
+        body.setInstance(URI.create(request.getRequestURI()));
+        body.setProperty("code", code);
+        properties.forEach(body::setProperty);
+        return body;
+    }
+
+    public static Map<String, Object> openAiError(HttpStatus status, String code, String message) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("type", openAiType(status));
+        error.put("code", code);
+        return Map.of("error", error);
+    }
+
+    /** For filters, which answer before any controller advice is reached. */
+    public static void write(HttpServletRequest request, HttpServletResponse response, ObjectMapper mapper,
+                             HttpStatus status, String code, String detail) throws IOException {
+        ResponseEntity<Object> entity = render(request, status, code, detail, Map.of());
+        response.setStatus(status.value());
+        entity.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+        response.setHeader(HttpHeaders.CONTENT_TYPE, String.valueOf(entity.getHeaders().getContentType()));
+        mapper.writeValue(response.getOutputStream(), entity.getBody());
+    }
+
+    private static String openAiType(HttpStatus status) {
+        return switch (status) {
+            case PAYMENT_REQUIRED -> "payment_required";
+            case BAD_GATEWAY, GATEWAY_TIMEOUT -> "upstream_error";
+            case SERVICE_UNAVAILABLE, INTERNAL_SERVER_ERROR -> "server_error";
+            case NOT_FOUND -> "not_found_error";
+            default -> "invalid_request_error";
+        };
+    }
+}

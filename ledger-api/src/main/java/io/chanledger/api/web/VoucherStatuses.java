@@ -1,0 +1,21 @@
+package io.chanledger.api.web;
+
+import io.chanledger.domain.channel.VoucherRejection;
+import org.springframework.http.HttpStatus;
+
+/** HTTP statuses of voucher rejections on the ledger API. */
+public final class VoucherStatuses {
+
+    private VoucherStatuses() {
+    }
+
+    public static HttpStatus statusOf(VoucherRejection reason) {
+        return switch (reason) {
+            case INVALID_VOUCHER_FORMAT -> HttpStatus.BAD_REQUEST;
+            case CHANNEL_NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case AMOUNT_NOT_INCREASING, NONCE_NOT_INCREASING -> HttpStatus.CONFLICT;
+            case CHANNEL_CLOSED, CHANNEL_EXPIRED -> HttpStatus.GONE;
+            case INVALID_SIGNATURE, WRONG_SIGNER, EXCEEDS_DEPOSIT -> HttpStatus.UNPROCESSABLE_ENTITY;
+        };
+    }
+}

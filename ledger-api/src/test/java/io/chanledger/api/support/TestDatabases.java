@@ -1,0 +1,47 @@
+package io.chanledger.api.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Creates the PostgreSQL databases the tests run on, afresh for every test run. The server comes
+ * from CHAN_TEST_PG_HOST / CHAN_TEST_PG_PORT / CHAN_TEST_PG_USER / CHAN_TEST_PG_PASSWORD
+ * (defaults: 127.0.0.1, 5432, postgres, no password).
+ */
+public final class TestDatabases {
+
+    private static final String HOST = env("CHAN_TEST_PG_HOST", "127.0.0.1");
+    private static final String PORT = env("CHAN_TEST_PG_PORT", "5432");
+    public static final String USER = env("CHAN_TEST_PG_USER", "postgres");
+    public static final String PASSWORD = env("CHAN_TEST_PG_PASSWORD", "");
+
+    private TestDatabases() {
+    }
+
+    public static String url(String database) {
+        return "jdbc:postgresql://" + HOST + ":" + PORT + "/" + database;
+    }
+
+    /** Drops {@code name} if it exists (ending its connections) and creates it empty. */
+    public static String recreate(String name) {
+        if (!name.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("test database names are plain identifiers: " + name);
+        }
+        try (Connection admin = DriverManager.getConnection(url("postgres"), USER, PASSWORD);
+             Statement statement = admin.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL at " + url("postgres") + " is needed by the tests "
+                    + "(run them through the README's test command, which starts it): " + e.getMessage(), e);
+        }
+        return url(name);
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
