@@ -124,6 +124,12 @@ class AxonStorageConfiguration {
                 .build();
     }
 
+    /** Read models are built by pooled streaming processors, whose segments instances share. */
+    @Bean
+    ConfigurerModule pooledStreamingProcessors() {
+        return configurer -> configurer.eventProcessing().usingPooledStreamingEventProcessors();
+    }
+
     @Bean
     ConfigurerModule channelAggregateModule(LedgerProperties ledger) {
         return configurer -> configurer.configureAggregate(

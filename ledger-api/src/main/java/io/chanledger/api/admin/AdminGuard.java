@@ -1,0 +1,43 @@
+package io.chanledger.api.admin;
+
+import io.chanledger.api.web.ApiProblem;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * Admits admin requests that carry {@code Authorization: Bearer <chan.admin.token>}. The
+ * comparison takes the same time whatever the input, and admin operations are refused outright
+ * when no token is configured, so that an unset variable never opens them.
+ */
+@Component
+public class AdminGuard {
+
+    private final byte[] token;
+
+    AdminGuard(AdminProperties properties) {
+        String configured = properties.token();
+        this.token = configured == null || configured.isBlank() ? null : configured.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public boolean enabled() {
+        return token != null;
+    }
+
+    /** Throws 403 {@code admin_disabled} or 401 {@code admin_unauthorized} unless the request is the admin's. */
+    public void require(HttpServletRequest request) {
+        if (token == null) {
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "admin_disabled",
+                    "admin operations are off: no admin token is configured");
+        }
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        byte[] presented = header != null && header.startsWith("Bearer ")
+                ? header.substring(7).getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(presented, token)) {
+            throw new ApiProblem(HttpStatus.UNAUTHORIZED, "admin_unauthorized", "a valid admin token is required");
+        }
+    }
+}
