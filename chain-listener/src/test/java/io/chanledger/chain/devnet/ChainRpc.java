@@ -59,7 +59,15 @@ public final class ChainRpc {
      * @throws ContractRevertedException if the transaction would revert (found by gas estimation)
      *         or its receipt says it failed
      */
-    public synchronized TransactionReceipt send(Credentials from, String to, String data) {
+    public TransactionReceipt send(Credentials from, String to, String data) {
+        return awaitSuccess(submit(from, to, data));
+    }
+
+    /**
+     * Signs and broadcasts a transaction without waiting for it to be mined; with automine off
+     * (see {@link #setAutomine}) several can then go into one block. Returns the transaction hash.
+     */
+    public synchronized String submit(Credentials from, String to, String data) {
         Transaction estimate = Transaction.createEthCallTransaction(from.getAddress(), to, data);
         EthEstimateGas gas = checked(web3j.ethEstimateGas(estimate));
         if (gas.hasError()) {
@@ -79,9 +87,14 @@ public final class ChainRpc {
         if (sent.hasError()) {
             throw reverted(sent.getError());
         }
-        TransactionReceipt receipt = awaitReceipt(sent.getTransactionHash());
+        return sent.getTransactionHash();
+    }
+
+    /** Waits for a submitted transaction's receipt; throws if it failed. */
+    public TransactionReceipt awaitSuccess(String transactionHash) {
+        TransactionReceipt receipt = awaitReceipt(transactionHash);
         if (!receipt.isStatusOK()) {
-            throw new ContractRevertedException("transaction " + receipt.getTransactionHash() + " failed", null);
+            throw new ContractRevertedException("transaction " + transactionHash + " failed", null);
         }
         return receipt;
     }
@@ -143,6 +156,11 @@ public final class ChainRpc {
 
     public void mine() {
         raw("evm_mine");
+    }
+
+    /** With automine off, transactions wait in the pool until {@link #mine()}. */
+    public void setAutomine(boolean enabled) {
+        raw("evm_setAutomine", enabled);
     }
 
     public void setBalance(String address, BigInteger wei) {

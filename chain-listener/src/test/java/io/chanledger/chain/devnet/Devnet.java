@@ -185,8 +185,17 @@ public final class Devnet {
     // ChanChannel transactions
 
     public OpenedChannel open(Credentials consumer, String provider, BigInteger amount, long durationSeconds) {
-        TransactionReceipt receipt = rpc.send(consumer, channel, encode("open",
-                new Address(provider), new Uint256(amount), new Uint256(durationSeconds)));
+        return openedIn(rpc.awaitSuccess(submitOpen(consumer, provider, amount, durationSeconds)));
+    }
+
+    /** Broadcasts {@code open} without waiting (several opens in one block need automine off); returns the tx hash. */
+    public String submitOpen(Credentials consumer, String provider, BigInteger amount, long durationSeconds) {
+        return rpc.submit(consumer, channel, encode("open", new Address(provider), new Uint256(amount),
+                new Uint256(durationSeconds)));
+    }
+
+    /** The channel an {@code open} transaction created, read from its ChannelOpened log. */
+    public OpenedChannel openedIn(TransactionReceipt receipt) {
         Log log = logs(receipt, "ChannelOpened").getFirst();
         List<Type> data = FunctionReturnDecoder.decode(log.getData(), uint256s(2));
         return new OpenedChannel(log.getTopics().get(1), topicAddress(log, 2), topicAddress(log, 3),
@@ -216,8 +225,13 @@ public final class Devnet {
 
     public TransactionReceipt cooperativeClose(Credentials consumer, String channelId, BigInteger finalAmount,
                                                byte[] providerSignature) {
-        return rpc.send(consumer, channel, encode("cooperativeClose", new Bytes32(Numeric.hexStringToByteArray(channelId)),
-                new Uint256(finalAmount), new DynamicBytes(providerSignature)));
+        return rpc.send(consumer, channel, cooperativeCloseCall(channelId, finalAmount, providerSignature));
+    }
+
+    /** Simulates {@code cooperativeClose} from {@code from} without sending it. */
+    public CallOutcome callCooperativeClose(String from, String channelId, BigInteger finalAmount,
+                                            byte[] providerSignature) {
+        return rpc.simulate(from, channel, cooperativeCloseCall(channelId, finalAmount, providerSignature));
     }
 
     public TransactionReceipt setFee(Credentials owner, String recipient, BigInteger bps) {
@@ -298,6 +312,11 @@ public final class Devnet {
     private String claimCall(String channelId, BigInteger amount, BigInteger nonce, byte[] signature) {
         return encode("claim", new Bytes32(Numeric.hexStringToByteArray(channelId)), new Uint256(amount),
                 new Uint256(nonce), new DynamicBytes(signature));
+    }
+
+    private String cooperativeCloseCall(String channelId, BigInteger finalAmount, byte[] providerSignature) {
+        return encode("cooperativeClose", new Bytes32(Numeric.hexStringToByteArray(channelId)), new Uint256(finalAmount),
+                new DynamicBytes(providerSignature));
     }
 
     private static BigInteger nonceOf(ChainRpc rpc, String address) {

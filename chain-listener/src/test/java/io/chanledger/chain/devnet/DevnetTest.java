@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigInteger;
 
 import org.junit.jupiter.api.Test;
+import org.web3j.protocol.core.DefaultBlockParameterName;
 
 class DevnetTest {
 
@@ -27,14 +28,18 @@ class DevnetTest {
     }
 
     @Test
-    void fundsTheTestWalletsWithUsdcAndGas() throws Exception {
-        String snapshot = devnet.snapshot();
-        try {
-            assertThat(devnet.balanceOf(DevnetAccounts.PROVIDER_1.getAddress())).isGreaterThan(BigInteger.ZERO);
-            assertThat(devnet.web3j().ethGetBalance(DevnetAccounts.CONSUMER_1.getAddress(),
-                    org.web3j.protocol.core.DefaultBlockParameterName.LATEST).send().getBalance()).isPositive();
-        } finally {
-            devnet.revertTo(snapshot);
+    void aFreshNodeGetsTheSameDeploymentAndFundedWallets() throws Exception {
+        try (AnvilNode node = AnvilNode.start()) {
+            Devnet fresh = Devnet.deploy(node);
+            assertThat(fresh.channelAddress()).isEqualTo(Devnet.VECTORS_CONTRACT);
+            assertThat(fresh.balanceOf(DevnetAccounts.PROVIDER_1.getAddress())).isEqualTo(Devnet.USDC_PER_WALLET);
+            assertThat(fresh.balanceOf(DevnetAccounts.anvil(9).getAddress())).isEqualTo(Devnet.USDC_PER_WALLET);
+            assertThat(fresh.balanceOf(DevnetAccounts.deployer().getAddress())).isZero();
+            assertThat(fresh.web3j().ethGetBalance(DevnetAccounts.CONSUMER_1.getAddress(),
+                    DefaultBlockParameterName.LATEST).send().getBalance()).isEqualTo(Devnet.GAS_MONEY);
+            assertThat(node.port()).isNotEqualTo(devnet.node().port());
+            assertThatThrownBy(() -> Devnet.deploy(node)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already sent");
         }
     }
 
