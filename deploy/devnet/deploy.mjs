@@ -27,6 +27,7 @@ const feeRecipient = process.env.CHAN_FEE_RECIPIENT ?? '0xaa6A842922B7f440567beD
 const feeBps = BigInt(process.env.CHAN_FEE_BPS ?? '200');
 const mintPerWallet = BigInt(process.env.CHAN_MINT_USDC ?? '1000000') * 10n ** 6n;
 const GAS_MONEY = 100n * 10n ** 18n;
+const VECTORS_CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 
 let requestId = 0;
 async function rpc(method, params = []) {
@@ -81,8 +82,11 @@ async function main() {
   const channel = await createAddress(deployer, nonce);
   const usdc = await createAddress(deployer, nonce + 1n);
   if (nonce !== 0n) {
-    console.error(`warning: deployer nonce is ${nonce}, so ChanChannel lands at ${channel}, not the address `
-      + 'the EIP-712 vectors use; start from a fresh anvil for that');
+    throw new Error(`the deployer ${deployer} has already sent ${nonce} transaction(s); ChanChannel must be its `
+      + 'first so that it lands at the EIP-712 vectors\' address. Deploy on a freshly started anvil.');
+  }
+  if (channel !== VECTORS_CONTRACT) {
+    console.error(`warning: ChanChannel goes to ${channel}, not ${VECTORS_CONTRACT}: anvil runs with another mnemonic`);
   }
 
   const channelReceipt = await send({
