@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the whole test suite on this machine: PostgreSQL (started, or installed when missing),
+# the npm tools (anvil, solc), the check that the compiled contracts match their sources, then
+# every module's tests with Maven. Extra arguments go to Maven.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. deploy/lib/jdk.sh
+. deploy/lib/postgres.sh
+. deploy/lib/node.sh
+
+chan_select_jdk
+chan_ensure_postgres
+chan_ensure_node_tools
+sh deploy/contracts/check.sh
+./mvnw -B verify "$@"
