@@ -20,4 +20,12 @@ public final class ChannelIds {
         Words.putUint256(packed, 72, nonce, "nonce");
         return Hex.encode(Keccak.keccak256(packed));
     }
+
+    /** As {@link #compute(String, String, BigInteger, BigInteger)} for a block timestamp and nonce that fit a long. */
+    public static String compute(String consumer, String provider, long timestamp, long nonce) {
+        if (timestamp < 0 || nonce < 0) {
+            throw new IllegalArgumentException("timestamp and nonce must not be negative");
+        }
+        return compute(consumer, provider, BigInteger.valueOf(timestamp), BigInteger.valueOf(nonce));
+    }
 }

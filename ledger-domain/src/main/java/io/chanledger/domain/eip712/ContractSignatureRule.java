@@ -2,6 +2,7 @@ package io.chanledger.domain.eip712;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,20 +79,19 @@ public final class ContractSignatureRule {
 
         private static final Logger LOG = LoggerFactory.getLogger(ContractSignatureRule.class);
 
-        static final Secp256k1Recovery RECOVERY = choose();
+        static final Secp256k1Recovery RECOVERY = choose(NativeRecovery::load);
 
         private Preferred() {
         }
 
-        private static Secp256k1Recovery choose() {
-            StringBuilder failure = new StringBuilder();
-            Secp256k1Recovery nativeRecovery = NativeRecovery.load(failure).orElse(null);
-            if (nativeRecovery != null) {
-                return nativeRecovery;
+        static Secp256k1Recovery choose(Supplier<? extends Secp256k1Recovery> nativeLoader) {
+            try {
+                return nativeLoader.get();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("Native libsecp256k1 unavailable ({}); signature recovery falls back to {}, several times slower",
+                        e.toString(), Web3jRecovery.INSTANCE.description());
+                return Web3jRecovery.INSTANCE;
             }
-            LOG.warn("Native libsecp256k1 unavailable ({}); signature recovery falls back to {}, about four times slower",
-                    failure, Web3jRecovery.INSTANCE.description());
-            return Web3jRecovery.INSTANCE;
         }
     }
 }

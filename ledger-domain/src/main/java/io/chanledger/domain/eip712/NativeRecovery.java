@@ -2,7 +2,6 @@ package io.chanledger.domain.eip712;
 
 import fr.acinq.secp256k1.Secp256k1;
 import java.util.Arrays;
-import java.util.Optional;
 
 /** Recovery through libsecp256k1 (JNI), about four times faster than the pure-Java path. */
 final class NativeRecovery implements Secp256k1Recovery {
@@ -14,21 +13,16 @@ final class NativeRecovery implements Secp256k1Recovery {
     }
 
     /**
-     * Loads the native library and proves it on a known signature; empty with the cause when it
-     * cannot load on this platform (the JNI jar only ships Linux binaries here).
+     * Loads the native library and proves it on a known signature. Throws when it cannot load
+     * on this platform (the JNI jar only ships Linux binaries here): a LinkageError from the
+     * binding's static initialiser, or an IllegalStateException.
      */
-    static Optional<NativeRecovery> load(StringBuilder failure) {
-        try {
-            NativeRecovery recovery = new NativeRecovery(Secp256k1.Companion.get());
-            if (!recovery.passesKnownAnswer()) {
-                failure.append("libsecp256k1 recovered the wrong key on a known signature");
-                return Optional.empty();
-            }
-            return Optional.of(recovery);
-        } catch (Exception | LinkageError e) {
-            failure.append(e);
-            return Optional.empty();
+    static NativeRecovery load() {
+        NativeRecovery recovery = new NativeRecovery(Secp256k1.Companion.get());
+        if (!recovery.passesKnownAnswer()) {
+            throw new IllegalStateException("libsecp256k1 recovered the wrong key on a known signature");
         }
+        return recovery;
     }
 
     @Override

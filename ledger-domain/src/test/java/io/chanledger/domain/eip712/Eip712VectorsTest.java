@@ -81,6 +81,15 @@ class Eip712VectorsTest {
                         uint(c, "timestamp"), uint(c, "nonce"))).isEqualTo(c.path("channelId").asText())));
     }
 
+    @Test
+    void channelIdFromLongsMatchesTheFirstChannel() {
+        JsonNode channel = ROOT.path("channel");
+        JsonNode first = SharedVectors.list("channelIds").get(0);
+        assertThat(ChannelIds.compute(channel.path("consumer").asText(), channel.path("provider").asText(),
+                first.path("timestamp").asLong(), first.path("nonce").asLong()))
+                .isEqualTo(channel.path("channelId").asText());
+    }
+
     @TestFactory
     Stream<DynamicTest> keys() {
         return SharedVectors.list("keys").stream().map(k -> SharedVectors.caseTest("key " + k.path("label").asText(), k.path("label").asText(), () -> {

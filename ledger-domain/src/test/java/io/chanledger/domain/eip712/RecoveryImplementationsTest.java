@@ -3,7 +3,6 @@ package io.chanledger.domain.eip712;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,10 +18,19 @@ class RecoveryImplementationsTest {
 
     @BeforeAll
     static void loadNative() {
-        StringBuilder failure = new StringBuilder();
-        Optional<NativeRecovery> loaded = NativeRecovery.load(failure);
-        assertThat(loaded).as("native libsecp256k1: %s", failure).isPresent();
-        nativeRecovery = loaded.orElseThrow();
+        nativeRecovery = NativeRecovery.load();
+    }
+
+    @Test
+    void fallsBackToPureJavaWhenTheNativeLibraryCannotLoad() {
+        Secp256k1Recovery chosen = ContractSignatureRule.Preferred.choose(() -> {
+            throw new UnsatisfiedLinkError("no secp256k1-jni for this platform");
+        });
+        assertThat(chosen).isSameAs(FALLBACK);
+        assertThat(ContractSignatureRule.Preferred.choose(() -> {
+            throw new IllegalStateException("wrong key on the known answer");
+        })).isSameAs(FALLBACK);
+        assertThat(ContractSignatureRule.Preferred.choose(NativeRecovery::load)).isInstanceOf(NativeRecovery.class);
     }
 
     @Test
