@@ -1,6 +1,8 @@
 package io.chanledger.api.ledger;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.OpenChannelProvisionally;
 import io.chanledger.domain.channel.SignedVoucher;
@@ -16,6 +18,7 @@ import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,6 +34,7 @@ import org.springframework.stereotype.Service;
 public class VoucherAdmission {
 
     private final CommandGateway commands;
+    private final VoucherCommitBatcher batcher;
     private final ChanTypedData typedData;
     private final ObjectProvider<ChannelLookup> channelLookup;
     private final Clock clock;
@@ -39,9 +43,11 @@ public class VoucherAdmission {
     private final Counter duplicates;
     private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
 
-    VoucherAdmission(CommandGateway commands, ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup,
-                     Clock clock, MeterRegistry meters) {
+    VoucherAdmission(CommandGateway commands, VoucherCommitBatcher batcher, LedgerProperties ledger,
+                     ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup, Clock clock,
+                     MeterRegistry meters) {
         this.commands = commands;
+        this.batcher = ledger.groupCommit() ? batcher : null;
         this.typedData = new ChanTypedData(chain.signingDomain());
         this.channelLookup = channelLookup;
         this.clock = clock;
@@ -79,13 +85,27 @@ public class VoucherAdmission {
         String signer = ((SignatureVerdict.Recovered) verdict).signer();
         long now = clock.instant().getEpochSecond();
         try {
-            return commands.sendAndWait(voucher.toCommand(signer, now));
+            return accept(voucher.toCommand(signer, now));
         } catch (AggregateNotFoundException unknown) {
             if (!openFromContract(voucher.channelId())) {
                 throw new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                         "no channel " + voucher.channelId() + " is known to the ledger or the contract");
             }
-            return commands.sendAndWait(voucher.toCommand(signer, now));
+            return accept(voucher.toCommand(signer, now));
+        }
+    }
+
+    private VoucherReceipt accept(AcceptVoucher command) {
+        if (batcher == null) {
+            return commands.sendAndWait(command);
+        }
+        try {
+            return batcher.submit(command).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
         }
     }
 

@@ -1,0 +1,162 @@
+package io.chanledger.api.ledger;
+
+import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.domain.channel.AcceptVoucher;
+import io.chanledger.domain.channel.VoucherReceipt;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.CommandResultMessage;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.common.lock.DeadlockException;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Group commit for vouchers. Concurrent vouchers share one database transaction instead of
+ * paying one commit each: a worker takes whatever is waiting (up to a bound), runs each voucher
+ * through the Channel aggregate as a nested unit of work of one root unit of work, and commits
+ * them together. Nested units of work keep their aggregate locks and hand their events to the
+ * root, so nothing is visible, cached or acknowledged before the shared commit succeeds; if it
+ * fails, every voucher of the batch fails and nothing of it is kept.
+ *
+ * <p>Vouchers are routed to workers by channel, so a channel's vouchers keep their arrival order
+ * and two workers never wait on each other's locks.
+ */
+@Component
+class VoucherCommitBatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(VoucherCommitBatcher.class);
+    private static final int RETRIES_ON_LOCK_CONFLICT = 3;
+
+    private record Pending(AcceptVoucher command, CompletableFuture<VoucherReceipt> reply, int attempt) {
+    }
+
+    private final CommandBus commandBus;
+    private final TransactionManager transactionManager;
+    private final int maxBatch;
+    private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private final DistributionSummary batchSizes;
+    private volatile boolean running = true;
+
+    VoucherCommitBatcher(CommandBus commandBus, TransactionManager transactionManager, LedgerProperties properties,
+                         MeterRegistry meters) {
+        this.commandBus = commandBus;
+        this.transactionManager = transactionManager;
+        this.maxBatch = properties.groupCommitMaxBatch();
+        this.batchSizes = DistributionSummary.builder("chan.voucher.commit.batch")
+                .description("vouchers sharing one database commit").register(meters);
+        for (int i = 0; i < properties.groupCommitWorkers(); i++) {
+            BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+            queues.add(queue);
+            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));
+            workers.add(worker);
+        }
+    }
+
+    /** Judges the voucher in the next shared commit; completes once that commit has succeeded. */
+    CompletableFuture<VoucherReceipt> submit(AcceptVoucher command) {
+        CompletableFuture<VoucherReceipt> reply = new CompletableFuture<>();
+        enqueue(new Pending(command, reply, 0));
+        return reply;
+    }
+
+    private void enqueue(Pending pending) {
+        if (!running) {
+            pending.reply().completeExceptionally(new IllegalStateException("the ledger is shutting down"));
+            return;
+        }
+        int worker = Math.floorMod(pending.command().channelId().hashCode(), queues.size());
+        queues.get(worker).add(pending);
+    }
+
+    private void work(BlockingQueue<Pending> queue) {
+        List<Pending> batch = new ArrayList<>(maxBatch);
+        while (running) {
+            try {
+                Pending first = queue.poll(500, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, maxBatch - 1);
+                commit(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException unexpected) {
+                log.error("voucher batch failed unexpectedly", unexpected);
+                batch.forEach(p -> p.reply().completeExceptionally(unexpected));
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void commit(List<Pending> batch) {
+        batchSizes.record(batch.size());
+        List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
+        DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
+        try {
+            root.attachTransaction(transactionManager);
+            for (Pending pending : batch) {
+                results.add(dispatchNested(pending.command()));
+            }
+            root.commit();
+        } catch (RuntimeException failure) {
+            if (root.isActive()) {
+                root.rollback(failure);
+            }
+            batch.forEach(p -> p.reply().completeExceptionally(failure));
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            reply(batch.get(i), results.get(i));
+        }
+    }
+
+    private CommandResultMessage<?> dispatchNested(AcceptVoucher command) {
+        CompletableFuture<CommandResultMessage<?>> result = new CompletableFuture<>();
+        // the simple command bus handles the command in this thread, inside the root unit of work
+        commandBus.dispatch(GenericCommandMessage.asCommandMessage(command), (message, outcome) -> result.complete(outcome));
+        return result.getNow(null);
+    }
+
+    private void reply(Pending pending, CommandResultMessage<?> result) {
+        if (result == null) {
+            pending.reply().completeExceptionally(new IllegalStateException("the command bus gave no result"));
+        } else if (!result.isExceptional()) {
+            pending.reply().complete((VoucherReceipt) result.getPayload());
+        } else if (isLockConflict(result.exceptionResult()) && pending.attempt() < RETRIES_ON_LOCK_CONFLICT) {
+            enqueue(new Pending(pending.command(), pending.reply(), pending.attempt() + 1));
+        } else {
+            pending.reply().completeExceptionally(result.exceptionResult());
+        }
+    }
+
+    private static boolean isLockConflict(Throwable failure) {
+        return failure instanceof DeadlockException || failure instanceof ConcurrencyException;
+    }
+
+    @PreDestroy
+    void stop() throws InterruptedException {
+        running = false;
+        for (Thread worker : workers) {
+            worker.join(5_000);
+        }
+        queues.forEach(q -> q.forEach(p -> p.reply().completeExceptionally(
+                new IllegalStateException("the ledger is shutting down"))));
+    }
+}
