@@ -1,0 +1,24 @@
+package io.chanledger.domain.provider;
+
+import java.time.Instant;
+import java.util.List;
+
+/** A provider proved its address and passed the connection test. Followed by its models and status. */
+public record ProviderRegistered(
+        String providerId,
+        String address,
+        String name,
+        String description,
+        String apiUrl,
+        ProviderCategory category,
+        List<ProviderCategory> additionalCategories,
+        ProviderTier tier,
+        String hotkey,
+        Integer uid,
+        String docsUrl,
+        Instant registeredAt) {
+
+    public ProviderRegistered {
+        additionalCategories = additionalCategories == null ? List.of() : List.copyOf(additionalCategories);
+    }
+}
