@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import java.math.BigInteger;
-import org.axonframework.common.caching.WeakReferenceCache;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
@@ -133,6 +132,7 @@ class AxonStorageConfiguration {
     @Bean
     ConfigurerModule channelAggregateModule(LedgerProperties ledger) {
         return configurer -> configurer.configureAggregate(
-                ChannelAggregateDefinition.configurer(new WeakReferenceCache(), ledger.snapshotThreshold()));
+                ChannelAggregateDefinition.configurer(new BoundedAggregateCache(ledger.aggregateCacheSize()),
+                        ledger.snapshotThreshold()));
     }
 }

@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * snapshots. {@code maxBodyBytes}: the largest request body the API reads. {@code groupCommit}:
  * concurrent vouchers share database commits ({@code groupCommitWorkers} committers, at most
  * {@code groupCommitMaxBatch} vouchers a commit); off, each voucher commits on its own.
+ * {@code aggregateCacheSize}: channels kept in memory between commands.
  */
 @ConfigurationProperties("chan.ledger")
 public record LedgerProperties(
@@ -15,7 +16,8 @@ public record LedgerProperties(
         @DefaultValue("65536") int maxBodyBytes,
         @DefaultValue("true") boolean groupCommit,
         @DefaultValue("2") int groupCommitWorkers,
-        @DefaultValue("256") int groupCommitMaxBatch) {
+        @DefaultValue("256") int groupCommitMaxBatch,
+        @DefaultValue("100000") int aggregateCacheSize) {
 
     public LedgerProperties {
         if (groupCommitWorkers < 1 || groupCommitMaxBatch < 1) {

@@ -1,0 +1,71 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Body of {@code GET /api/directory/providers}: every registered provider, listed or not, online
+ * or not, with what it registered, where it stands and what happened to it lately.
+ */
+@Schema(name = "Directory")
+record DirectoryResponse(
+        @Schema(example = "1.0") String version,
+        Instant updated,
+        int count,
+        List<Entry> providers) {
+
+    @Schema(name = "DirectoryProvider")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Entry(
+            String id,
+            String name,
+            String description,
+            String apiUrl,
+            String providerAddress,
+            String category,
+            List<String> additionalCategories,
+            @Schema(allowableValues = {"bittensor", "community"}) String tier,
+            @Schema(nullable = true) String hotkey,
+            @Schema(nullable = true) Integer uid,
+            @Schema(nullable = true) String contact,
+            @Schema(nullable = true) String docsUrl,
+            long chainId,
+            Instant registeredAt,
+            Approval approval,
+            @Schema(nullable = true, minimum = "0", maximum = "1") BigDecimal score,
+            DirectoryStatus status,
+            List<ProvidersResponse.Model> models,
+            @Schema(description = "latest status history, oldest first") List<History> history) {
+    }
+
+    @Schema(name = "DirectoryApproval")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Approval(
+            @Schema(allowableValues = {"pending", "approved", "suspended"}) String state,
+            @Schema(nullable = true) Instant changedAt,
+            @Schema(nullable = true) String reason) {
+    }
+
+    @Schema(name = "DirectoryStatus")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record DirectoryStatus(
+            boolean online,
+            @Schema(nullable = true) Instant since,
+            @Schema(nullable = true) Instant lastChecked,
+            @Schema(nullable = true) Long latencyMs,
+            int consecutiveFailures,
+            @Schema(nullable = true) String lastError) {
+    }
+
+    @Schema(name = "DirectoryHistory")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record History(
+            Instant at,
+            @Schema(allowableValues = {"registered", "approved", "suspended", "score_updated", "models_published",
+                    "online", "offline"}) String event,
+            @Schema(nullable = true) String detail) {
+    }
+}

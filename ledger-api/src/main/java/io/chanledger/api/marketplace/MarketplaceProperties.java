@@ -1,0 +1,108 @@
+package io.chanledger.api.marketplace;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Marketplace settings: {@code chan.marketplace.*}.
+ *
+ * <ul>
+ * <li>{@code marketplaceUrl}: the public base URL of this service (links in /api/agent and _meta);
+ *     {@code directoryUrl}: the public provider directory, by default this service's.</li>
+ * <li>{@code protocol}, {@code network}, {@code networkName}: what _meta and the signing information say.</li>
+ * <li>{@code subnet}: the netuid the validator registry reports; {@code registryCache}: how long one
+ *     registry body is served (spec: five minutes).</li>
+ * <li>{@code autoApproveBittensor}: list bittensor miners without waiting for an admin.</li>
+ * <li>{@code allowPrivateAddresses}: let apiUrl point at loopback, private or link-local addresses
+ *     (local networks and tests); off by default, since registration makes this service call the URL.</li>
+ * <li>{@code historyLimit}: status history entries per provider in the directory.</li>
+ * </ul>
+ */
+@ConfigurationProperties("chan.marketplace")
+public record MarketplaceProperties(
+        @DefaultValue("http://localhost:8080") String marketplaceUrl,
+        String directoryUrl,
+        @DefaultValue("chan-v2") String protocol,
+        @DefaultValue("polygon") String network,
+        @DefaultValue("Polygon Mainnet") String networkName,
+        @DefaultValue("0") int subnet,
+        @DefaultValue("5m") Duration registryCache,
+        @DefaultValue("true") boolean autoApproveBittensor,
+        @DefaultValue("false") boolean allowPrivateAddresses,
+        @DefaultValue("20") int historyLimit,
+        @DefaultValue("100") int snapshotThreshold,
+        @DefaultValue Registration registration,
+        @DefaultValue Health health,
+        @DefaultValue Catalog catalog,
+        @DefaultValue Agent agent) {
+
+    /**
+     * {@code connectionTimeout}: the whole connection test ({@code GET {apiUrl}/v1/pricing}).
+     * {@code signatureMaxAge} / {@code signatureMaxSkew}: how far issuedAt may lie in the past / future.
+     */
+    public record Registration(
+            @DefaultValue("10s") Duration connectionTimeout,
+            @DefaultValue("10m") Duration signatureMaxAge,
+            @DefaultValue("2m") Duration signatureMaxSkew,
+            @DefaultValue("1048576") int maxResponseBytes) {
+    }
+
+    /**
+     * Polling of approved providers: a round every {@code interval}, each probe delayed by a random
+     * part of {@code jitter}, at most {@code concurrency} at once, each request bounded by
+     * {@code timeout}; {@code failuresBeforeOffline} failed rounds in a row take a provider offline.
+     */
+    public record Health(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("60s") Duration interval,
+            @DefaultValue("10s") Duration jitter,
+            @DefaultValue("5s") Duration timeout,
+            @DefaultValue("8") int concurrency,
+            @DefaultValue("3") int failuresBeforeOffline) {
+
+        public Health {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("chan.marketplace.health.interval must be positive");
+            }
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("chan.marketplace.health.concurrency must be at least 1");
+            }
+            if (failuresBeforeOffline < 1) {
+                throw new IllegalArgumentException("chan.marketplace.health.failures-before-offline must be at least 1");
+            }
+        }
+    }
+
+    /** {@code debounce}: coalescing of local changes; {@code pollInterval}: how often other instances' changes are looked for. */
+    public record Catalog(
+            @DefaultValue("50ms") Duration debounce,
+            @DefaultValue("2s") Duration pollInterval) {
+    }
+
+    /** What /api/agent says about this deployment. */
+    public record Agent(
+            @DefaultValue("Chan Ledger marketplace") String name,
+            @DefaultValue("Discover AI and data providers and pay them per request with USDC payment channels "
+                    + "on Polygon: no API keys, accounts or subscriptions.") String purpose,
+            @DefaultValue("No SDK is needed: any EIP-712 library signs vouchers with the domain and types "
+                    + "published at /api/chan/signing.") String sdk) {
+    }
+
+    public MarketplaceProperties {
+        marketplaceUrl = stripTrailingSlash(marketplaceUrl);
+        directoryUrl = directoryUrl == null || directoryUrl.isBlank()
+                ? marketplaceUrl + "/api/directory/providers" : directoryUrl;
+        if (registryCache.isNegative()) {
+            throw new IllegalArgumentException("chan.marketplace.registry-cache must not be negative");
+        }
+    }
+
+    public String url(String path) {
+        return marketplaceUrl + path;
+    }
+
+    private static String stripTrailingSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+}

@@ -1,0 +1,62 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Body of {@code GET /api/mcp/providers} (spec §2.1–2.4). */
+@Schema(name = "ProvidersResponse")
+record ProvidersResponse(
+        @Schema(description = "response version label", example = "1.0") String version,
+        @Schema(description = "number of providers returned") int count,
+        @Schema(description = "when this list was computed") Instant timestamp,
+        List<Provider> providers,
+        @JsonProperty("_filters") @Schema(description = "the query parameters and their allowed values")
+        Map<String, Object> filters,
+        @JsonProperty("_meta") ProtocolMeta meta) {
+
+    @Schema(name = "Provider")
+    record Provider(
+            @Schema(description = "unique provider id") String id,
+            String name,
+            String description,
+            @Schema(format = "uri", description = "base URL for requests to the provider") String apiUrl,
+            @Schema(description = "EIP-55 address the payment channel is opened to") String providerAddress,
+            @Schema(description = "one of the categories of spec section 1") String category,
+            @Schema(example = "137") long chainId,
+            Status status,
+            List<Model> models,
+            @Schema(description = "payment protocol the provider speaks", example = "chan-v2") String protocol,
+            @Schema(format = "uri", description = "the provider's documentation, when it gave one") String docsUrl) {
+    }
+
+    @Schema(name = "ProviderStatus")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Status(boolean online, Instant lastChecked, Long latencyMs) {
+    }
+
+    @Schema(name = "Model")
+    record Model(@Schema(description = "model identifier used in API requests") String id, String name,
+                 Pricing pricing) {
+    }
+
+    @Schema(name = "Pricing")
+    record Pricing(
+            @Schema(description = "USDC per 1,000 input tokens, decimal string", example = "0.00375") String inputPer1kTokens,
+            @Schema(description = "USDC per 1,000 output tokens, decimal string", example = "0.015") String outputPer1kTokens,
+            @Schema(example = "USDC") String currency,
+            @Schema(example = "6") int decimals) {
+    }
+
+    @Schema(name = "ProtocolMeta")
+    record ProtocolMeta(
+            @Schema(example = "chan-v2") String protocol,
+            @Schema(example = "polygon") String network,
+            @Schema(description = "channel contract address") String contract,
+            @Schema(format = "uri") String directoryUrl,
+            @Schema(format = "uri") String marketplaceUrl) {
+    }
+}

@@ -1,0 +1,75 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.List;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * A JSON body serialized once, with its strong entity tag (a hash of the bytes), answered as is
+ * to every request until it is replaced. Requests whose {@code If-None-Match} names the tag get 304.
+ */
+record Rendered(byte[] body, String etag) {
+
+    static Rendered of(ObjectMapper mapper, Object value) {
+        try {
+            byte[] bytes = mapper.writeValueAsBytes(value);
+            return new Rendered(bytes, tag(bytes));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("response could not be serialized", e);
+        }
+    }
+
+    static String tag(byte[] bytes) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
+            return "\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 27) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    ResponseEntity<byte[]> respond(String ifNoneMatch, CacheControl cacheControl) {
+        if (matches(ifNoneMatch)) {
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).cacheControl(cacheControl).build();
+        }
+        return ResponseEntity.ok()
+                .eTag(etag)
+                .cacheControl(cacheControl)
+                .contentType(MediaType.APPLICATION_JSON)
+                .header(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length))
+                .body(body);
+    }
+
+    /** RFC 9110 weak comparison, as If-None-Match requires: W/ prefixes are ignored; "*" matches. */
+    boolean matches(String ifNoneMatch) {
+        if (ifNoneMatch == null || ifNoneMatch.isBlank()) {
+            return false;
+        }
+        for (String candidate : List.of(ifNoneMatch.split(","))) {
+            String tag = candidate.strip();
+            if (tag.equals("*")) {
+                return true;
+            }
+            if (tag.startsWith("W/")) {
+                tag = tag.substring(2);
+            }
+            if (tag.equals(etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String text() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,161 @@
+package io.chanledger.api.bench;
+
+import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.eip712.DigestSigner;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Voucher admission benchmark (not a test): pre-signed vouchers over many channels, POSTed by
+ * 1, 16 and 64 concurrent clients to a running service. Each client owns its own channels, so
+ * every voucher is a fresh, acceptable one. Channels are seeded as ChannelOpened events straight
+ * into the event store of the service's (fresh) database, as the chain listener would record them.
+ *
+ * <p>Usage: {@code VoucherAdmissionBench <baseUrl> <jdbcUrl> <user> <password> <levels> <vouchersPerLevel>}
+ */
+public final class VoucherAdmissionBench {
+
+    private static final DigestSigner CONSUMER = TestKeys.wallet("bench-consumer");
+    private static final DigestSigner PROVIDER = TestKeys.wallet("bench-provider");
+    private static final int CHANNELS = 1_024;
+
+    private final Map<String, Long> nonces = new HashMap<>();
+    private final List<String> channels = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    private VoucherAdmissionBench(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    public static void main(String[] args) throws Exception {
+        VoucherAdmissionBench bench = new VoucherAdmissionBench(args[0]);
+        bench.seed(args[1], args[2], args[3]);
+        int perLevel = Integer.parseInt(args[5]);
+        bench.run(16, Math.max(1_000, perLevel / 4), false); // warm-up: JIT, caches, connection pools
+        System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        for (String level : args[4].split(",")) {
+            int clients = Integer.parseInt(level.trim());
+            bench.run(clients, clients == 1 ? Math.max(500, perLevel / 10) : perLevel, true);
+        }
+    }
+
+    private void seed(String jdbcUrl, String user, String password) throws Exception {
+        String sql = "INSERT INTO domain_event_entry (event_identifier, aggregate_identifier, sequence_number, type,"
+                + " time_stamp, payload_type, payload_revision, payload, meta_data) VALUES (?,?,0,'ChannelAggregate',?,"
+                + "'io.chanledger.domain.channel.ChannelOpened',NULL,?,'{}')";
+        long expiry = Instant.now().getEpochSecond() + 7 * 86_400;
+        try (Connection db = DriverManager.getConnection(jdbcUrl, user, password);
+             PreparedStatement insert = db.prepareStatement(sql)) {
+            db.setAutoCommit(false);
+            for (int i = 0; i < CHANNELS; i++) {
+                String channelId = Channels.randomChannelId();
+                channels.add(channelId);
+                nonces.put(channelId, 0L);
+                insert.setString(1, UUID.randomUUID().toString());
+                insert.setString(2, channelId);
+                insert.setString(3, Instant.now().toString());
+                insert.setString(4, "{\"channelId\":\"" + channelId + "\",\"consumer\":\"" + CONSUMER.address()
+                        + "\",\"provider\":\"" + PROVIDER.address() + "\",\"deposit\":\"1000000000000\",\"expiry\":"
+                        + expiry + ",\"chainRef\":{\"blockNumber\":" + (i + 1) + ",\"blockHash\":\"0x" + "0".repeat(64)
+                        + "\",\"txHash\":\"" + channelId + "\",\"logIndex\":0},\"provisional\":false,"
+                        + "\"claimedAtOpen\":\"0\"}");
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            db.commit();
+        }
+    }
+
+    /** Client c sends vouchers for the channels c, c + clients, c + 2·clients … in turn. */
+    private void run(int clients, int total, boolean report) throws Exception {
+        List<List<String>> bodies = new ArrayList<>();
+        List<List<String>> urls = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            bodies.add(new ArrayList<>());
+            urls.add(new ArrayList<>());
+        }
+        for (int i = 0; i < total; i++) {
+            int client = i % clients;
+            List<String> mine = channelsOf(client, clients);
+            String channelId = mine.get((i / clients) % mine.size());
+            long nonce = nonces.merge(channelId, 1L, Long::sum);
+            bodies.get(client).add(Channels.voucherJson(CONSUMER, channelId, nonce * 1_000, nonce));
+            urls.get(client).add(baseUrl + "/api/channels/" + channelId + "/vouchers");
+        }
+        long[] latencies = new long[total];
+        AtomicLong next = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            List<String> myBodies = bodies.get(c);
+            List<String> myUrls = urls.get(c);
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    start.await();
+                    for (int k = 0; k < myBodies.size(); k++) {
+                        HttpRequest request = HttpRequest.newBuilder(URI.create(myUrls.get(k)))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(myBodies.get(k))).build();
+                        long t0 = System.nanoTime();
+                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        latencies[(int) next.getAndIncrement()] = System.nanoTime() - t0;
+                        if (response.statusCode() != 200) {
+                            if (errors.incrementAndGet() <= 3) {
+                                System.err.println(response.statusCode() + " " + response.body());
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                    System.err.println("client failed: " + e);
+                }
+            }));
+        }
+        long begin = System.nanoTime();
+        start.countDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        if (report) {
+            long[] done = Arrays.copyOf(latencies, (int) next.get());
+            Arrays.sort(done);
+            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d |%n", clients, done.length,
+                    (done.length - errors.get()) / seconds, percentile(done, 0.50), percentile(done, 0.99), errors.get());
+        }
+    }
+
+    private List<String> channelsOf(int client, int clients) {
+        List<String> mine = new ArrayList<>();
+        for (int i = client; i < channels.size(); i += clients) {
+            mine.add(channels.get(i));
+        }
+        return mine;
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+}
