@@ -1,0 +1,247 @@
+// An agent walking the five steps of the service's workflow with viem, the library real agent
+// clients use: discover a provider, read the signing information, meet the 402, approve USDC and
+// open a channel, pay three requests with vouchers it signs itself, close cooperatively with the
+// provider's authorization, then compare the chain's token balances with the ledger's figures.
+// Exits non-zero on any surprise.
+//
+//   node deploy/devnet/walkthrough.mjs
+//
+// Settings (environment): CHAN_MARKETPLACE_URL (default http://127.0.0.1:8080), CHAN_RPC_URL
+// (default http://127.0.0.1:8545), CHAN_AGENT_KEY (default anvil's account 3), CHAN_DEPOSIT_USDC
+// (default "2"), CHAN_MODEL (default: the first model of the chosen provider).
+
+import {
+  createPublicClient, createWalletClient, decodeEventLog, getAddress, http, parseAbi,
+  recoverTypedDataAddress,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const marketplace = process.env.CHAN_MARKETPLACE_URL ?? 'http://127.0.0.1:8080';
+const rpcUrl = process.env.CHAN_RPC_URL ?? 'http://127.0.0.1:8545';
+// anvil's default account 3 (test mnemonic; a throwaway key of the local devnet)
+const agentKey = process.env.CHAN_AGENT_KEY
+  ?? '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
+const depositUsdc = process.env.CHAN_DEPOSIT_USDC ?? '2';
+
+const channelAbi = parseAbi([
+  'function open(address provider, uint256 amount, uint256 duration) returns (bytes32)',
+  'function cooperativeClose(bytes32 channelId, uint256 finalAmount, bytes providerSignature)',
+  'function getChannel(bytes32 channelId) view returns (address consumer, address provider, uint256 deposit, uint256 claimed, uint256 expiry)',
+  'function feeBps() view returns (uint256)',
+  'function feeRecipient() view returns (address)',
+  'event ChannelOpened(bytes32 indexed channelId, address indexed consumer, address indexed provider, uint256 deposit, uint256 expiry)',
+]);
+const erc20Abi = parseAbi([
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+]);
+
+class Surprise extends Error {}
+function expect(condition, message) {
+  if (!condition) throw new Surprise(message);
+}
+function step(text) {
+  console.log(`\n== ${text}`);
+}
+
+async function getJson(url, init) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+async function waitFor(description, probe, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Surprise(`timed out waiting for ${description}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function main() {
+  const agent = privateKeyToAccount(agentKey);
+
+  step('1. discover a provider (GET /api/mcp/providers)');
+  const listing = await getJson(`${marketplace}/api/mcp/providers`);
+  expect(listing.status === 200, `providers answered ${listing.status}`);
+  expect(Array.isArray(listing.body.providers) && listing.body.providers.length > 0, 'no provider is listed');
+  const provider = listing.body.providers.find((p) => p.status?.online && p.models?.length > 0);
+  expect(provider, 'no online provider with models');
+  const model = process.env.CHAN_MODEL
+    ? provider.models.find((m) => m.id === process.env.CHAN_MODEL)
+    : provider.models[0];
+  expect(model, `provider ${provider.id} has no model ${process.env.CHAN_MODEL}`);
+  console.log(`provider ${provider.name} (${provider.id}) at ${provider.apiUrl}, model ${model.id}`,
+    `priced ${model.pricing.inputPer1kTokens}/${model.pricing.outputPer1kTokens} USDC per 1k tokens`);
+
+  step('2. read the signing information (GET /api/chan/signing)');
+  const signing = (await getJson(`${marketplace}/api/chan/signing`)).body;
+  const domain = signing.eip712Domain;
+  expect(domain?.name === 'ChanChannel' && String(domain.version) === '1', 'unexpected EIP-712 domain');
+  expect(Number(domain.chainId) === 137, `chain id ${domain.chainId}, expected 137`);
+  const channelAddress = getAddress(signing.contracts.channel);
+  const usdcAddress = getAddress(signing.contracts.usdc);
+  expect(getAddress(domain.verifyingContract) === channelAddress, 'domain and channel contract differ');
+
+  const chain = {
+    id: 137, name: 'Polygon (local devnet)', nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  };
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: agent, chain, transport: http(rpcUrl) });
+  expect(await publicClient.getChainId() === 137, 'the node is not on chain 137');
+
+  step('3. call the provider without a voucher: 402 and payment discovery');
+  const chatUrl = `${provider.apiUrl}/v1/chat/completions`;
+  const request = {
+    model: model.id,
+    messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }],
+    max_tokens: 64,
+  };
+  const unpaid = await getJson(chatUrl, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
+  });
+  expect(unpaid.status === 402, `unpaid request answered ${unpaid.status}`);
+  const header = (name) => unpaid.headers.get(name);
+  expect(header('x-payment-protocol') === 'chan-v2', 'X-Payment-Protocol is not chan-v2');
+  expect(getAddress(header('x-payment-provider')) === getAddress(provider.providerAddress), 'X-Payment-Provider differs from the listing');
+  expect(getAddress(header('x-payment-contract')) === channelAddress, 'X-Payment-Contract differs from the signing information');
+  expect(header('x-payment-chain') === '137', 'X-Payment-Chain is not 137');
+  expect(header('x-payment-signing'), 'no X-Payment-Signing');
+  expect(header('x-chan-error') === 'voucher_required', 'X-CHAN-Error is not voucher_required');
+  const docsUrl = new URL(header('x-payment-docs'), provider.apiUrl).toString();
+  const docs = await (await fetch(docsUrl)).text();
+  expect(docs.length >= 100, 'the provider docs are shorter than 100 characters');
+  console.log(Object.fromEntries([...unpaid.headers].filter(([k]) => k.startsWith('x-'))));
+
+  step('4. approve USDC and open a channel');
+  const decimals = await publicClient.readContract({ address: usdcAddress, abi: erc20Abi, functionName: 'decimals' });
+  expect(decimals === 6, `USDC has ${decimals} decimals`);
+  const deposit = BigInt(Math.round(Number(depositUsdc) * 1e6));
+  const providerAddress = getAddress(provider.providerAddress);
+  const feeRecipient = await publicClient.readContract({ address: channelAddress, abi: channelAbi, functionName: 'feeRecipient' });
+  const feeBps = await publicClient.readContract({ address: channelAddress, abi: channelAbi, functionName: 'feeBps' });
+  const balance = (who) => publicClient.readContract({ address: usdcAddress, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+  const before = { agent: await balance(agent.address), provider: await balance(providerAddress), fee: await balance(feeRecipient) };
+  expect(before.agent >= deposit, `the agent holds ${before.agent} base units, needs ${deposit}`);
+
+  const approveHash = await wallet.writeContract({ address: usdcAddress, abi: erc20Abi, functionName: 'approve', args: [channelAddress, deposit] });
+  expect((await publicClient.waitForTransactionReceipt({ hash: approveHash })).status === 'success', 'approve failed');
+  const openHash = await wallet.writeContract({ address: channelAddress, abi: channelAbi, functionName: 'open', args: [providerAddress, deposit, 86_400n] });
+  const openReceipt = await publicClient.waitForTransactionReceipt({ hash: openHash });
+  expect(openReceipt.status === 'success', 'open failed');
+  const opened = openReceipt.logs
+    .filter((log) => getAddress(log.address) === channelAddress)
+    .map((log) => decodeEventLog({ abi: channelAbi, data: log.data, topics: log.topics }))
+    .find((event) => event.eventName === 'ChannelOpened');
+  expect(opened, 'no ChannelOpened log');
+  const channelId = opened.args.channelId;
+  console.log(`channel ${channelId}, deposit ${deposit}, expiry ${opened.args.expiry}`);
+
+  step('5. three paid requests, each with a voucher signed by the agent');
+  const voucherTypes = { Voucher: [
+    { name: 'channelId', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
+  ] };
+  const typedDomain = { name: domain.name, version: String(domain.version), chainId: 137, verifyingContract: channelAddress };
+  const inputPer1k = toBaseUnits(model.pricing.inputPer1kTokens);
+  const outputPer1k = toBaseUnits(model.pricing.outputPer1kTokens);
+  let charged = 0n;
+  let authorised = 0n;
+  for (let nonce = 1n; nonce <= 3n; nonce++) {
+    // authorise what was charged so far plus a generous estimate of this request
+    const estimate = (2_000n * inputPer1k + BigInt(request.max_tokens) * outputPer1k) / 1000n + 1n;
+    authorised = charged + estimate > authorised ? charged + estimate : authorised + 1n;
+    expect(authorised <= deposit, 'the deposit is too small for the walkthrough');
+    const signature = await agent.signTypedData({
+      domain: typedDomain, types: voucherTypes, primaryType: 'Voucher',
+      message: { channelId, amount: authorised, nonce },
+    });
+    const voucher = JSON.stringify({ channelId, amount: authorised.toString(), nonce: nonce.toString(), signature });
+    const paid = await getJson(chatUrl, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'X-CHAN-Voucher': voucher }, body: JSON.stringify(request),
+    });
+    expect(paid.status === 200, `paid request ${nonce} answered ${paid.status}: ${JSON.stringify(paid.body)}`);
+    const cost = BigInt(paid.headers.get('x-chan-cost'));
+    const total = BigInt(paid.headers.get('x-chan-total'));
+    const remaining = BigInt(paid.headers.get('x-chan-remaining'));
+    expect(paid.headers.get('x-chan-channel')?.toLowerCase() === channelId.toLowerCase(), 'X-CHAN-Channel differs');
+    expect(total === charged + cost, `X-CHAN-Total ${total} is not the previous total ${charged} plus the cost ${cost}`);
+    expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
+    const usage = paid.body.usage;
+    if (usage) {
+      const expected = (BigInt(usage.prompt_tokens) * inputPer1k + BigInt(usage.completion_tokens) * outputPer1k) / 1000n;
+      expect(cost === expected, `X-CHAN-Cost ${cost} differs from the published prices applied to the usage (${expected})`);
+    }
+    charged = total;
+    console.log(`request ${nonce}: voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}`);
+  }
+
+  step('6. ask the provider for the close authorization and close cooperatively');
+  const close = await getJson(`${provider.apiUrl}/v1/close-channel`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channelId }),
+  });
+  expect(close.status === 200, `close-channel answered ${close.status}: ${JSON.stringify(close.body)}`);
+  const finalAmount = BigInt(close.body.finalAmount);
+  expect(finalAmount === charged, `finalAmount ${finalAmount} is not what was charged (${charged})`);
+  const signer = await recoverTypedDataAddress({
+    domain: typedDomain,
+    types: { CloseAuthorization: [{ name: 'channelId', type: 'bytes32' }, { name: 'finalAmount', type: 'uint256' }] },
+    primaryType: 'CloseAuthorization', message: { channelId, finalAmount }, signature: close.body.signature,
+  });
+  expect(getAddress(signer) === providerAddress, 'the close authorization is not signed by the provider');
+  const closeHash = await wallet.writeContract({
+    address: channelAddress, abi: channelAbi, functionName: 'cooperativeClose', args: [channelId, finalAmount, close.body.signature],
+  });
+  expect((await publicClient.waitForTransactionReceipt({ hash: closeHash })).status === 'success', 'cooperativeClose failed');
+
+  step('7. token balances and the ledger');
+  const fee = (finalAmount * feeBps) / 10_000n;
+  const after = { agent: await balance(agent.address), provider: await balance(providerAddress), fee: await balance(feeRecipient) };
+  console.log({
+    agent: `${before.agent} -> ${after.agent}`, provider: `${before.provider} -> ${after.provider}`,
+    feeRecipient: `${before.fee} -> ${after.fee}`,
+  });
+  expect(before.agent - after.agent === finalAmount, 'the agent paid more or less than the final amount');
+  expect(after.provider - before.provider === finalAmount - fee, 'the provider did not receive the final amount less the fee');
+  expect(after.fee - before.fee === fee, 'the fee recipient did not receive the protocol fee');
+  const onChain = await publicClient.readContract({ address: channelAddress, abi: channelAbi, functionName: 'getChannel', args: [channelId] });
+  expect(onChain[2] === 0n, 'the contract still holds the channel after the close');
+
+  const ledger = await waitFor('the ledger to record the close', async () => {
+    const state = await getJson(`${marketplace}/api/channels/${channelId}`);
+    return state.status === 200 && state.body.status === 'closed' ? state.body : null;
+  }, 120_000);
+  expect(BigInt(ledger.deposit) === deposit, `ledger deposit ${ledger.deposit} differs from the chain's ${deposit}`);
+  expect(BigInt(ledger.claimed) === finalAmount, `ledger claimed ${ledger.claimed} differs from the chain's ${finalAmount}`);
+  expect(BigInt(ledger.feesPaid) === fee, `ledger fees ${ledger.feesPaid} differ from the chain's ${fee}`);
+  expect(BigInt(ledger.refund) === deposit - finalAmount, `ledger refund ${ledger.refund} differs from the chain's ${deposit - finalAmount}`);
+  const history = (await getJson(`${marketplace}/api/channels/${channelId}/events`)).body;
+  for (const event of history) {
+    const p = event.payload;
+    const detail = p.amount ? `amount ${p.amount} nonce ${p.nonce}` : p.payout ? `payout ${p.payout} fee ${p.fee}`
+      : p.refund ? `refund ${p.refund} (${p.kind})` : p.finalAmount ? `finalAmount ${p.finalAmount}` : '';
+    console.log(`#${event.sequence} ${event.type} ${detail}`);
+  }
+  expect(history.filter((e) => e.type === 'VoucherAccepted').length === 3, 'the ledger does not hold three vouchers');
+  console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
+}
+
+function toBaseUnits(decimalUsdc) {
+  const [whole, fraction = ''] = String(decimalUsdc).split('.');
+  expect(/^\d+$/.test(whole) && /^\d{0,6}$/.test(fraction), `not a USDC amount: ${decimalUsdc}`);
+  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+}
+
+main().catch((error) => {
+  console.error(`\nwalkthrough FAILED: ${error instanceof Surprise ? error.message : error.stack ?? error}`);
+  process.exit(1);
+});
