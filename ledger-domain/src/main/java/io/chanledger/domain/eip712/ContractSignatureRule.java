@@ -24,6 +24,11 @@ public final class ContractSignatureRule {
     private ContractSignatureRule() {
     }
 
+    /**
+     * The contract's verdict on {@code signature} over {@code digest32}. Any signature bytes give a
+     * verdict rather than an exception; only a digest that is not 32 bytes (IllegalArgumentException)
+     * or a null signature (NullPointerException) are refused as programming errors.
+     */
     public static SignatureVerdict recover(byte[] digest32, byte[] signature) {
         return recover(digest32, signature, Preferred.RECOVERY);
     }

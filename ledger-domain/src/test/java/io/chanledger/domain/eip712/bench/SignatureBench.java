@@ -7,6 +7,8 @@ import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Eip712Domain;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +28,9 @@ import org.web3j.crypto.StructuredDataEncoder;
  * Throughput of signature recovery and EIP-712 digests, single thread and two threads, to pick
  * the secp256k1 implementation with figures. Not a test: it asserts nothing about time. Each
  * operation cycles over 64 distinct vouchers signed by 64 keys; every figure is the median of
- * the measured rounds after a warm-up. Run through deploy/bench/signature-bench.sh.
+ * the measured rounds after a warm-up. Besides operations per wall-clock second it reports
+ * operations per CPU-second of the measuring threads, which stays meaningful when other work
+ * shares the machine. Run through deploy/bench/signature-bench.sh.
  *
  * <p>Arguments: {@code --warmup=<s> --seconds=<s per round> --rounds=<n> --threads=1,2} and
  * {@code --only=<text>} to run only the operations whose name contains the text.
@@ -69,15 +73,17 @@ public final class SignatureBench {
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
                 System.getProperty("os.arch"), ContractSignatureRule.implementation());
-        System.out.printf("warm-up %.1f s, %d rounds of %.1f s per figure, median of rounds (min-max)%n%n",
+        System.out.printf("warm-up %.1f s, %d rounds of %.1f s per figure, median of rounds (min-max); ops/CPU-s divides"
+                + " by the CPU time the measuring threads actually got, which other load on the machine does not skew%n%n",
                 warmup, rounds, seconds);
 
-        Map<String, Map<Integer, Double>> medians = new LinkedHashMap<>();
+        Map<String, Map<Integer, Double>> perCpuMedians = new LinkedHashMap<>();
         StringBuilder header = new StringBuilder("| operation |");
         StringBuilder rule = new StringBuilder("|---|");
         for (int threads : threadCounts) {
-            header.append(' ').append(threads).append(threads == 1 ? " thread, ops/s |" : " threads, ops/s |");
-            rule.append("---:|");
+            String label = threads == 1 ? "1 thread" : threads + " threads";
+            header.append(' ').append(label).append(", ops/s | ").append(label).append(", ops/CPU-s |");
+            rule.append("---:|---:|");
         }
         System.out.println(header);
         System.out.println(rule);
@@ -85,27 +91,30 @@ public final class SignatureBench {
             StringBuilder row = new StringBuilder("| " + operation.getKey() + " |");
             for (int threads : threadCounts) {
                 measure(operation.getValue(), samples, threads, warmup);
-                double[] perRound = new double[rounds];
+                double[] perSecond = new double[rounds];
+                double[] perCpuSecond = new double[rounds];
                 for (int r = 0; r < rounds; r++) {
-                    perRound[r] = measure(operation.getValue(), samples, threads, seconds);
+                    Throughput throughput = measure(operation.getValue(), samples, threads, seconds);
+                    perSecond[r] = throughput.perSecond();
+                    perCpuSecond[r] = throughput.perCpuSecond();
                 }
-                Arrays.sort(perRound);
-                double median = perRound[rounds / 2];
-                medians.computeIfAbsent(operation.getKey(), k -> new LinkedHashMap<>()).put(threads, median);
-                row.append(String.format(" %,.0f (%,.0f-%,.0f) |", median, perRound[0], perRound[rounds - 1]));
+                Arrays.sort(perSecond);
+                Arrays.sort(perCpuSecond);
+                perCpuMedians.computeIfAbsent(operation.getKey(), k -> new LinkedHashMap<>())
+                        .put(threads, perCpuSecond[rounds / 2]);
+                row.append(String.format(" %,.0f (%,.0f-%,.0f) | %,.0f |", perSecond[rounds / 2], perSecond[0],
+                        perSecond[rounds - 1], perCpuSecond[rounds / 2]));
             }
             System.out.println(row);
         }
         System.out.println();
-        for (int threads : threadCounts) {
-            if (!medians.containsKey(NATIVE) || !medians.containsKey(WEB3J)
-                    || !medians.containsKey(HAND_DIGEST) || !medians.containsKey(ENCODER_DIGEST)) {
-                break;
+        if (perCpuMedians.keySet().containsAll(List.of(NATIVE, WEB3J, HAND_DIGEST, ENCODER_DIGEST))) {
+            for (int threads : threadCounts) {
+                System.out.printf("%d thread(s), per CPU-second: native / web3j recovery = %.2fx; "
+                                + "hand-written / StructuredDataEncoder digest = %.1fx%n", threads,
+                        perCpuMedians.get(NATIVE).get(threads) / perCpuMedians.get(WEB3J).get(threads),
+                        perCpuMedians.get(HAND_DIGEST).get(threads) / perCpuMedians.get(ENCODER_DIGEST).get(threads));
             }
-            System.out.printf("%d thread(s): native / web3j recovery = %.2fx; hand-written / StructuredDataEncoder digest = %.1fx%n",
-                    threads,
-                    medians.get(NATIVE).get(threads) / medians.get(WEB3J).get(threads),
-                    medians.get(HAND_DIGEST).get(threads) / medians.get(ENCODER_DIGEST).get(threads));
         }
         System.out.println("(sink " + sink + ")");
     }
@@ -148,10 +157,16 @@ public final class SignatureBench {
         return operations;
     }
 
-    /** Runs {@code operation} on {@code threads} threads for {@code seconds}; total operations per second. */
-    private static double measure(Operation operation, List<Sample> samples, int threads, double seconds)
+    /** Operations per wall-clock second (all threads together) and per CPU-second the threads were given. */
+    private record Throughput(double perSecond, double perCpuSecond) {
+    }
+
+    /** Runs {@code operation} on {@code threads} threads for {@code seconds}. */
+    private static Throughput measure(Operation operation, List<Sample> samples, int threads, double seconds)
             throws InterruptedException {
+        ThreadMXBean cpuClock = ManagementFactory.getThreadMXBean();
         AtomicLong total = new AtomicLong();
+        AtomicLong cpuNanos = new AtomicLong();
         AtomicLong checksum = new AtomicLong();
         CyclicBarrier start = new CyclicBarrier(threads);
         long durationNanos = (long) (seconds * 1e9);
@@ -162,6 +177,7 @@ public final class SignatureBench {
             Thread worker = new Thread(() -> {
                 try {
                     start.await();
+                    long cpuStart = cpuClock.getCurrentThreadCpuTime();
                     long deadline = System.nanoTime() + durationNanos;
                     long count = 0;
                     long bits = 0;
@@ -170,6 +186,7 @@ public final class SignatureBench {
                         bits += operation.run(samples.get(index++ & (SAMPLES - 1)));
                         count++;
                     }
+                    cpuNanos.addAndGet(cpuClock.getCurrentThreadCpuTime() - cpuStart);
                     total.addAndGet(count);
                     checksum.addAndGet(bits);
                 } catch (Throwable e) {
@@ -188,7 +205,7 @@ public final class SignatureBench {
             throw new IllegalStateException("benchmark operation failed", failures.get(0));
         }
         sink += checksum.get();
-        return total.get() / seconds;
+        return new Throughput(total.get() / seconds, total.get() / (cpuNanos.get() / 1e9));
     }
 
     private static List<Sample> samples() throws Exception {
