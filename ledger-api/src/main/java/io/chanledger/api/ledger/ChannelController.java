@@ -2,7 +2,6 @@ package io.chanledger.api.ledger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.web.ApiProblem;
-import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
@@ -19,7 +18,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The ledger's channel endpoints: voucher admission, a channel's state and its event history. */
+/**
+ * The ledger's channel endpoints: voucher admission and a channel's event history. A channel's
+ * state is served from the read model ({@code io.chanledger.api.channels}).
+ */
 @RestController
 @RequestMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
 class ChannelController {
@@ -42,12 +44,6 @@ class ChannelController {
         }
         VoucherReceipt receipt = admission.admit(channelId, fields.amount(), fields.nonce(), fields.signature());
         return VoucherReceiptResponse.of(receipt);
-    }
-
-    @GetMapping
-    ChannelStateResponse channel(@PathVariable String channelId) {
-        ChannelState state = history.state(validId(channelId)).orElseThrow(() -> unknown(channelId));
-        return ChannelStateResponse.of(state);
     }
 
     @GetMapping("/events")

@@ -1,0 +1,96 @@
+package io.chanledger.api.channels;
+
+import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.readmodels.ReadModelProgress;
+import io.chanledger.api.readmodels.ReadModelProperties;
+import io.chanledger.api.wallet.WalletAuthenticator;
+import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.channel.ChannelBalance;
+import io.chanledger.projections.channel.ChannelBalanceRepository;
+import io.chanledger.projections.channel.ChannelQuery;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Channel balances from the read model: a filtered listing with keyset pagination, and one
+ * channel as of at least its last event. Voucher signatures are never listed; one channel's
+ * highest voucher signature is shown to the channel's provider or consumer, signed in with
+ * their wallet.
+ */
+@RestController
+class ChannelQueryController {
+
+    static final String REPLAYING_HEADER = "X-CHAN-Read-Model-Replaying";
+
+    private final ChannelBalanceRepository balances;
+    private final ChannelReads reads;
+    private final WalletAuthenticator wallets;
+    private final ReadModelProgress progress;
+    private final ReadModelProperties readModels;
+    private final int feeBps;
+
+    ChannelQueryController(ChannelBalanceRepository balances, ChannelReads reads, WalletAuthenticator wallets,
+                           ReadModelProgress progress, ReadModelProperties readModels, ProtocolProperties protocol) {
+        this.balances = balances;
+        this.reads = reads;
+        this.wallets = wallets;
+        this.progress = progress;
+        this.readModels = readModels;
+        this.feeBps = protocol.feeBps();
+    }
+
+    record ChannelPage(List<ChannelResponse> channels, String nextCursor) {
+    }
+
+    @GetMapping(path = "/api/channels", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<ChannelPage> list(@RequestParam(required = false) String provider,
+                                     @RequestParam(required = false) String consumer,
+                                     @RequestParam(required = false) String status,
+                                     @RequestParam(required = false) String atRisk,
+                                     @RequestParam(required = false) String cursor,
+                                     @RequestParam(required = false) String limit) {
+        ChannelQuery query = ChannelListParameters.parse(provider, consumer, status, atRisk, cursor, limit);
+        long now = reads.now();
+        long window = readModels.atRiskWindow().toSeconds();
+        List<ChannelBalance> rows = balances.page(withOneMore(query), now + window);
+        boolean more = rows.size() > query.limit();
+        List<ChannelBalance> page = more ? rows.subList(0, query.limit()) : rows;
+        String next = more ? Cursors.channels(page.getLast().channelId()) : null;
+        return ResponseEntity.ok()
+                .header(REPLAYING_HEADER, Boolean.toString(progress.replaying()))
+                .body(new ChannelPage(page.stream()
+                        .map(row -> ChannelResponse.of(row, feeBps, now, window, false)).toList(), next));
+    }
+
+    @GetMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
+    ChannelResponse channel(@PathVariable String channelId, HttpServletRequest request) {
+        if (!Hex.isBytes32(channelId)) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "invalid_channel_id",
+                    "channelId must be 0x followed by 64 hex digits");
+        }
+        String id = channelId.toLowerCase(Locale.ROOT);
+        Optional<String> wallet = wallets.authenticate(request);
+        ChannelBalance balance = reads.balance(id).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
+                "channel_not_found", "no channel " + channelId + " in the ledger"));
+        boolean own = wallet.filter(w -> w.equals(balance.provider()) || w.equals(balance.consumer())).isPresent();
+        if (wallet.isPresent() && !own) {
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_a_party",
+                    "the signing wallet is neither the provider nor the consumer of this channel");
+        }
+        return ChannelResponse.of(balance, feeBps, reads.now(), readModels.atRiskWindow().toSeconds(), own);
+    }
+
+    private static ChannelQuery withOneMore(ChannelQuery q) {
+        return new ChannelQuery(q.provider(), q.consumer(), q.status(), q.atRisk(), q.after(), q.limit() + 1);
+    }
+}

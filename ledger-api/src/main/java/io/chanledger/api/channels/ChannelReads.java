@@ -1,0 +1,90 @@
+package io.chanledger.api.channels;
+
+import io.chanledger.api.readmodels.ReadModelProgress;
+import io.chanledger.api.readmodels.ReadModelProperties;
+import io.chanledger.domain.channel.ChannelOpened;
+import io.chanledger.projections.channel.ChannelBalance;
+import io.chanledger.projections.channel.ChannelBalanceRepository;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.stereotype.Service;
+
+/**
+ * Reads one channel's balance from the read model, as of at least the channel's last event: the
+ * read model trails the event store by a batch, so a caller that just had a voucher accepted
+ * would otherwise read the balance before it. When the read model lags, the read waits for it
+ * (up to {@code chan.read-models.fresh-read-timeout}) and otherwise folds the channel's events
+ * itself — at once while the read models are being rebuilt.
+ */
+@Service
+class ChannelReads {
+
+    private static final long POLL_MILLIS = 20;
+
+    private final ChannelBalanceRepository balances;
+    private final EventStore eventStore;
+    private final ReadModelProgress progress;
+    private final ReadModelProperties properties;
+    private final Clock clock;
+
+    ChannelReads(ChannelBalanceRepository balances, EventStore eventStore, ReadModelProgress progress,
+                 ReadModelProperties properties, Clock clock) {
+        this.balances = balances;
+        this.eventStore = eventStore;
+        this.progress = progress;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** Empty when the ledger has no event of this channel. */
+    Optional<ChannelBalance> balance(String channelId) {
+        long deadline = System.nanoTime() + properties.freshReadTimeout().toNanos();
+        while (true) {
+            Optional<Long> lastSequence = eventStore.lastSequenceNumberFor(channelId);
+            if (lastSequence.isEmpty()) {
+                return Optional.empty();
+            }
+            Optional<ChannelBalance> row = balances.find(channelId);
+            if (row.isPresent() && row.get().lastSequence() >= lastSequence.get()) {
+                return row;
+            }
+            if (System.nanoTime() > deadline || progress.replaying()) {
+                return Optional.ofNullable(fold(channelId));
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.ofNullable(fold(channelId));
+            }
+        }
+    }
+
+    long now() {
+        return clock.instant().getEpochSecond();
+    }
+
+    /** The projection's transitions applied to the channel's events straight from the store. */
+    private ChannelBalance fold(String channelId) {
+        List<DomainEventMessage<?>> events = eventStore.readEvents(channelId).asStream().collect(Collectors.toList());
+        ChannelBalance balance = null;
+        for (DomainEventMessage<?> message : events) {
+            long sequence = message.getSequenceNumber();
+            // the read model stores microseconds, as PostgreSQL does; the fold answers the same
+            Instant at = message.getTimestamp().truncatedTo(ChronoUnit.MICROS);
+            Object event = message.getPayload();
+            if (balance == null) {
+                balance = event instanceof ChannelOpened opened ? ChannelBalance.opened(opened, sequence, at) : null;
+                continue;
+            }
+            balance = balance.apply(event, sequence, at);
+        }
+        return balance;
+    }
+}

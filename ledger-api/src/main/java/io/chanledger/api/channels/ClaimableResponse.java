@@ -1,0 +1,44 @@
+package io.chanledger.api.channels;
+
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.channel.ChannelBalance;
+import io.chanledger.projections.provideraccount.ProviderAccount;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a provider can claim: its account totals, and for each channel with something to claim
+ * the exact arguments of the contract's {@code claim(channelId, amount, nonce, signature)}, soonest
+ * expiry first.
+ */
+record ClaimableResponse(String provider, Totals totals, long atRiskWindowSeconds, List<Claim> claims,
+                         String nextCursor) {
+
+    record Totals(long channels, long openChannels, long expiredChannels, BigInteger claimable, BigInteger claimed,
+                  BigInteger feesPaid, BigInteger atRisk, long atRiskChannels, Instant lastActivity) {
+
+        static Totals of(ProviderAccount a) {
+            return new Totals(a.channels(), a.openChannels(), a.expiredChannels(), a.claimable(), a.claimed(),
+                    a.feesPaid(), a.atRisk(), a.atRiskChannels(), a.lastActivity());
+        }
+
+        static final Totals NONE = new Totals(0, 0, 0, BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO,
+                BigInteger.ZERO, 0, null);
+    }
+
+    /** {@code amount}, {@code nonce} and {@code signature} are the contract call's arguments. */
+    record Claim(String channelId, BigInteger amount, BigInteger nonce, String signature, BigInteger claimable,
+                 BigInteger netClaimable, Instant expiry, long expiryEpochSeconds, String status, boolean atRisk) {
+
+        static Claim of(ChannelBalance b, int feeBps, long now, long window) {
+            return new Claim(b.channelId(), b.highestAmount(), b.highestNonce(), b.highestSignature(), b.claimable(),
+                    b.netClaimable(feeBps), Instant.ofEpochSecond(b.expiry()), b.expiry(), b.status().code(),
+                    b.atRisk(now, window));
+        }
+    }
+
+    static String checksummed(String address) {
+        return Hex.toChecksumAddress(address);
+    }
+}

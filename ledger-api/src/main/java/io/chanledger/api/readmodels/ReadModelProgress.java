@@ -1,0 +1,57 @@
+package io.chanledger.api.readmodels;
+
+import io.chanledger.projections.readmodel.ReadModels;
+import java.util.Collection;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventTrackerStatus;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** Where the channel read-model processor stands, against the head of the event store. */
+@Component
+public class ReadModelProgress {
+
+    private final EventProcessingConfiguration processing;
+    private final JdbcTemplate jdbc;
+
+    ReadModelProgress(EventProcessingConfiguration processing, DataSource dataSource) {
+        this.processing = processing;
+        this.jdbc = new JdbcTemplate(dataSource);
+    }
+
+    public StreamingEventProcessor processor() {
+        return processing.eventProcessor(ReadModels.CHANNEL_PROCESSING_GROUP, StreamingEventProcessor.class)
+                .orElseThrow(() -> new IllegalStateException("no processor " + ReadModels.CHANNEL_PROCESSING_GROUP));
+    }
+
+    /** The global index of the newest event in the store (0 when it is empty). */
+    public long head() {
+        Long head = jdbc.queryForObject("SELECT MAX(global_index) FROM domain_event_entry", Long.class);
+        return head == null ? 0 : head;
+    }
+
+    /**
+     * The lowest position among the segments this instance processes: every event up to it has
+     * been applied. Empty when this instance holds no segment or a segment has not started.
+     */
+    public OptionalLong position() {
+        Collection<EventTrackerStatus> statuses = processor().processingStatus().values();
+        long lowest = Long.MAX_VALUE;
+        for (EventTrackerStatus status : statuses) {
+            OptionalLong position = status.getCurrentPosition();
+            if (position.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            lowest = Math.min(lowest, position.getAsLong());
+        }
+        return statuses.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lowest);
+    }
+
+    /** Whether this instance is rebuilding the read models (after a reset, before reaching where it was). */
+    public boolean replaying() {
+        return processor().processingStatus().values().stream().anyMatch(EventTrackerStatus::isReplaying);
+    }
+}

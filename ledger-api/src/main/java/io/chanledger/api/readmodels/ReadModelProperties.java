@@ -1,0 +1,31 @@
+package io.chanledger.api.readmodels;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The channel read models: {@code chan.read-models.*}.
+ *
+ * @param batchSize events per batch (one transaction, one read and one write of each touched row)
+ * @param segments segments of the processor, shared out among instances; each holds its own token
+ * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
+ * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
+ *        last event before it folds the events itself
+ */
+@ConfigurationProperties("chan.read-models")
+public record ReadModelProperties(
+        @DefaultValue("1000") int batchSize,
+        @DefaultValue("1") int segments,
+        @DefaultValue("1h") Duration atRiskWindow,
+        @DefaultValue("2s") Duration freshReadTimeout) {
+
+    public ReadModelProperties {
+        if (batchSize < 1 || segments < 1) {
+            throw new IllegalArgumentException("chan.read-models.batch-size and .segments must be at least 1");
+        }
+        if (atRiskWindow.isNegative() || freshReadTimeout.isNegative()) {
+            throw new IllegalArgumentException("chan.read-models durations must not be negative");
+        }
+    }
+}

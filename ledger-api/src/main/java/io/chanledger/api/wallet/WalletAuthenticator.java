@@ -1,0 +1,142 @@
+package io.chanledger.api.wallet;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.eip712.ContractSignatureRule;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.eip712.SignatureVerdict;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.web3j.crypto.Hash;
+
+/**
+ * Authenticates requests signed by a wallet rather than by an API key: the headers
+ * {@value #ADDRESS_HEADER}, {@value #TIMESTAMP_HEADER} (Unix seconds) and {@value #SIGNATURE_HEADER}
+ * (65 bytes r ‖ s ‖ v, hex) carry an EIP-191 signature over a {@link WalletRequestMessage} naming
+ * the request's method and path. It is valid for {@code chan.wallet-auth.validity} from its
+ * timestamp and only once; signatures are judged by the channel contract's own rule (low s,
+ * v in 0/1/27/28, never the zero address).
+ */
+@Component
+public class WalletAuthenticator {
+
+    public static final String ADDRESS_HEADER = "X-CHAN-Auth-Address";
+    public static final String TIMESTAMP_HEADER = "X-CHAN-Auth-Timestamp";
+    public static final String SIGNATURE_HEADER = "X-CHAN-Auth-Signature";
+    private static final int MAX_SIGNATURE_HEX = 2 + 2 * 128;
+
+    private final WalletAuthProperties properties;
+    private final ChainProperties chain;
+    private final UsedSignatures usedSignatures;
+    private final Clock clock;
+
+    WalletAuthenticator(WalletAuthProperties properties, ChainProperties chain, UsedSignatures usedSignatures,
+                        Clock clock) {
+        this.properties = properties;
+        this.chain = chain;
+        this.usedSignatures = usedSignatures;
+        this.clock = clock;
+    }
+
+    /** The wallet (lowercase address) that signed the request; throws 401 unless one did, validly. */
+    public String require(HttpServletRequest request) {
+        return authenticate(request).orElseThrow(() -> refused("wallet_auth_required", ADDRESS_HEADER,
+                "this resource needs a wallet signature: send " + ADDRESS_HEADER + ", " + TIMESTAMP_HEADER + " and "
+                        + SIGNATURE_HEADER));
+    }
+
+    /**
+     * The wallet that signed the request, or empty when it carries none of the headers. A request
+     * that carries some of them is judged and refused when anything is wrong: a caller who meant
+     * to authenticate learns why it did not work.
+     */
+    public Optional<String> authenticate(HttpServletRequest request) {
+        String address = request.getHeader(ADDRESS_HEADER);
+        String timestamp = request.getHeader(TIMESTAMP_HEADER);
+        String signature = request.getHeader(SIGNATURE_HEADER);
+        if (address == null && timestamp == null && signature == null) {
+            return Optional.empty();
+        }
+        String wallet = walletOf(required(ADDRESS_HEADER, address));
+        Instant signedAt = timeOf(required(TIMESTAMP_HEADER, timestamp));
+        byte[] signatureBytes = signatureOf(required(SIGNATURE_HEADER, signature));
+        Instant now = clock.instant();
+        if (now.isAfter(signedAt.plus(properties.validity()))) {
+            throw refused("wallet_auth_expired", TIMESTAMP_HEADER, "the signature is older than "
+                    + properties.validity().toSeconds() + " s; sign the request again");
+        }
+        if (signedAt.isAfter(now.plus(properties.maxClockSkew()))) {
+            throw refused("wallet_auth_expired", TIMESTAMP_HEADER, "the signature's timestamp lies in the future");
+        }
+        WalletRequestMessage message = new WalletRequestMessage(request.getMethod(), pathOf(request), address,
+                chain.chainId(), contractOf(chain), timestamp);
+        SignatureVerdict verdict = ContractSignatureRule.recover(message.digest(), signatureBytes);
+        if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
+            throw refused("wallet_auth_invalid_signature", SIGNATURE_HEADER,
+                    "the signature is not a valid secp256k1 signature (" + reason.code() + ")");
+        }
+        if (!((SignatureVerdict.Recovered) verdict).signer().equals(wallet)) {
+            throw refused("wallet_auth_wrong_signer", SIGNATURE_HEADER,
+                    "the signature is not by " + address + " over this request");
+        }
+        String signatureHash = Hex.encode(Hash.sha3(Arrays.copyOf(signatureBytes, 64)));
+        if (!usedSignatures.firstUse(signatureHash, wallet, signedAt.plus(properties.validity()))) {
+            throw refused("wallet_auth_replayed", SIGNATURE_HEADER, "this signature was used before; sign each request anew");
+        }
+        return Optional.of(wallet);
+    }
+
+    private static String contractOf(ChainProperties chain) {
+        return chain.channelContract() == null ? "" : chain.channelContract().toLowerCase(Locale.ROOT);
+    }
+
+    /** The path and query exactly as sent, undecoded. */
+    static String pathOf(HttpServletRequest request) {
+        String query = request.getQueryString();
+        return query == null ? request.getRequestURI() : request.getRequestURI() + "?" + query;
+    }
+
+    private static String required(String header, String value) {
+        if (value == null || value.isBlank()) {
+            throw refused("wallet_auth_required", header, header + " is missing");
+        }
+        return value;
+    }
+
+    private static String walletOf(String address) {
+        try {
+            return Hex.normalizeAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw refused("wallet_auth_invalid", ADDRESS_HEADER, ADDRESS_HEADER + ": " + e.getMessage());
+        }
+    }
+
+    private static Instant timeOf(String timestamp) {
+        if (!timestamp.matches("[0-9]{1,12}")) {
+            throw refused("wallet_auth_invalid", TIMESTAMP_HEADER, TIMESTAMP_HEADER + " must be Unix seconds");
+        }
+        return Instant.ofEpochSecond(Long.parseLong(timestamp));
+    }
+
+    private static byte[] signatureOf(String signature) {
+        try {
+            if (signature.length() > MAX_SIGNATURE_HEX) {
+                throw new IllegalArgumentException("too long for a signature");
+            }
+            return Hex.decode(signature);
+        } catch (IllegalArgumentException e) {
+            throw refused("wallet_auth_invalid", SIGNATURE_HEADER, SIGNATURE_HEADER + ": " + e.getMessage());
+        }
+    }
+
+    private static ApiProblem refused(String code, String header, String detail) {
+        return new ApiProblem(HttpStatus.UNAUTHORIZED, code, detail, Map.of("header", header));
+    }
+}

@@ -1,0 +1,31 @@
+package io.chanledger.api.wallet;
+
+import io.chanledger.domain.eip712.DigestSigner;
+import io.chanledger.domain.eip712.Hex;
+import java.net.http.HttpRequest;
+
+/** Signs API requests the way a provider's wallet does ({@code personal_sign}), for the test deployment. */
+public final class WalletSigning {
+
+    public static final long CHAIN_ID = 137;
+    public static final String CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+
+    private WalletSigning() {
+    }
+
+    public static String sign(DigestSigner wallet, String method, String pathAndQuery, String address, long timestamp) {
+        WalletRequestMessage message = new WalletRequestMessage(method, pathAndQuery, address, CHAIN_ID, CONTRACT,
+                Long.toString(timestamp));
+        return Hex.encode(wallet.sign(message.digest()));
+    }
+
+    /** A GET of {@code baseUrl + pathAndQuery} signed by {@code wallet} at {@code timestamp}. */
+    public static HttpRequest.Builder signedGet(String baseUrl, String pathAndQuery, DigestSigner wallet,
+                                                long timestamp) {
+        return HttpRequest.newBuilder(java.net.URI.create(baseUrl + pathAndQuery)).GET()
+                .header(WalletAuthenticator.ADDRESS_HEADER, wallet.address())
+                .header(WalletAuthenticator.TIMESTAMP_HEADER, Long.toString(timestamp))
+                .header(WalletAuthenticator.SIGNATURE_HEADER,
+                        sign(wallet, "GET", pathAndQuery, wallet.address(), timestamp));
+    }
+}

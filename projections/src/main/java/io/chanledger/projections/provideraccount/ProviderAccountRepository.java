@@ -1,0 +1,186 @@
+package io.chanledger.projections.provideraccount;
+
+import static io.chanledger.projections.readmodel.Sql.instant;
+import static io.chanledger.projections.readmodel.Sql.setInstant;
+import static io.chanledger.projections.readmodel.Sql.setUint;
+import static io.chanledger.projections.readmodel.Sql.uint;
+
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.projections.readmodel.RowStore;
+import io.chanledger.projections.readmodel.Sql;
+import io.chanledger.projections.readmodel.TableChecksum;
+import java.math.BigInteger;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** The tables {@code provider_account} (totals) and {@code provider_account_channel} (each channel's part). */
+@Component
+public class ProviderAccountRepository implements RowStore<ProviderChannel> {
+
+    private static final String CHANNEL_COLUMNS = "channel_id, provider, status, expiry, highest, claimed, claimable,"
+            + " fees_paid, last_activity, last_sequence";
+    private static final String ACCOUNT_COLUMNS = "provider, channels, open_channels, expired_channels, claimable,"
+            + " claimed, fees_paid, last_activity";
+
+    private final JdbcTemplate jdbc;
+    private final JdbcTemplate streaming;
+
+    public ProviderAccountRepository(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.streaming = new JdbcTemplate(dataSource);
+        this.streaming.setFetchSize(1_000);
+    }
+
+    @Override
+    public Map<String, ProviderChannel> findAll(Collection<String> channelIds) {
+        Map<String, ProviderChannel> found = new HashMap<>();
+        for (List<String> ids : Sql.inLists(channelIds)) {
+            jdbc.query("SELECT " + CHANNEL_COLUMNS + " FROM provider_account_channel WHERE channel_id IN ("
+                    + Sql.placeholders(ids.size()) + ")", rows -> {
+                        ProviderChannel row = mapChannel(rows);
+                        found.put(row.channelId(), row);
+                    }, ids.toArray());
+        }
+        return found;
+    }
+
+    @Override
+    public void insertAll(List<ProviderChannel> rows) {
+        jdbc.batchUpdate("INSERT INTO provider_account_channel (provider, status, expiry, highest, claimed, claimable,"
+                + " fees_paid, last_activity, last_sequence, channel_id) VALUES (" + Sql.placeholders(10) + ")",
+                rows, rows.size(), (s, row) -> bindChannel(s, row));
+    }
+
+    @Override
+    public void updateAll(List<ProviderChannel> rows) {
+        jdbc.batchUpdate("UPDATE provider_account_channel SET provider = ?, status = ?, expiry = ?, highest = ?,"
+                + " claimed = ?, claimable = ?, fees_paid = ?, last_activity = ?, last_sequence = ? WHERE channel_id = ?",
+                rows, rows.size(), (s, row) -> bindChannel(s, row));
+    }
+
+    /**
+     * Adds {@code deltas} to the accounts, creating the ones that do not exist yet. Providers are
+     * written in key order so that concurrent batches lock accounts in the same order.
+     */
+    void addToAccounts(Map<String, Totals> deltas, Map<String, Instant> lastActivity) {
+        List<String> providers = new ArrayList<>(deltas.keySet());
+        providers.sort(null);
+        int[] updated = jdbc.batchUpdate("UPDATE provider_account SET channels = channels + ?,"
+                + " open_channels = open_channels + ?, expired_channels = expired_channels + ?,"
+                + " claimable = claimable + ?, claimed = claimed + ?, fees_paid = fees_paid + ?,"
+                + " last_activity = GREATEST(last_activity, ?) WHERE provider = ?",
+                new BatchPreparedStatementSetter() {
+                    @Override
+                    public void setValues(PreparedStatement s, int i) throws SQLException {
+                        String provider = providers.get(i);
+                        Totals t = deltas.get(provider);
+                        s.setLong(1, t.channels());
+                        s.setLong(2, t.openChannels());
+                        s.setLong(3, t.expiredChannels());
+                        setUint(s, 4, t.claimable());
+                        setUint(s, 5, t.claimed());
+                        setUint(s, 6, t.feesPaid());
+                        setInstant(s, 7, lastActivity.get(provider));
+                        s.setString(8, provider);
+                    }
+
+                    @Override
+                    public int getBatchSize() {
+                        return providers.size();
+                    }
+                });
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < updated.length; i++) {
+            if (updated[i] == 0) {
+                missing.add(providers.get(i));
+            }
+        }
+        if (!missing.isEmpty()) {
+            jdbc.batchUpdate("INSERT INTO provider_account (" + ACCOUNT_COLUMNS + ") VALUES (" + Sql.placeholders(8)
+                    + ")", missing, missing.size(), (s, provider) -> {
+                        Totals t = deltas.get(provider);
+                        s.setString(1, provider);
+                        s.setLong(2, t.channels());
+                        s.setLong(3, t.openChannels());
+                        s.setLong(4, t.expiredChannels());
+                        setUint(s, 5, t.claimable());
+                        setUint(s, 6, t.claimed());
+                        setUint(s, 7, t.feesPaid());
+                        setInstant(s, 8, lastActivity.get(provider));
+                    });
+        }
+    }
+
+    /** The provider's account with the amount at risk among channels expiring at or before {@code atRiskExpiry}. */
+    public Optional<ProviderAccount> find(String provider, long atRiskExpiry) {
+        List<ProviderAccount> accounts = jdbc.query("SELECT " + ACCOUNT_COLUMNS + " FROM provider_account WHERE provider = ?",
+                (r, n) -> new ProviderAccount(r.getString("provider"), r.getLong("channels"), r.getLong("open_channels"),
+                        r.getLong("expired_channels"), uint(r, "claimable"), uint(r, "claimed"), uint(r, "fees_paid"),
+                        BigInteger.ZERO, 0, instant(r, "last_activity")), provider);
+        if (accounts.isEmpty()) {
+            return Optional.empty();
+        }
+        ProviderAccount totals = accounts.getFirst();
+        return jdbc.query("SELECT COUNT(*) AS n, COALESCE(SUM(claimable), 0) AS amount FROM provider_account_channel"
+                        + " WHERE provider = ? AND status <> 'closed' AND claimable > 0 AND expiry <= ?",
+                (r, n) -> new ProviderAccount(totals.provider(), totals.channels(), totals.openChannels(),
+                        totals.expiredChannels(), totals.claimable(), totals.claimed(), totals.feesPaid(),
+                        uint(r, "amount"), r.getLong("n"), totals.lastActivity()),
+                provider, atRiskExpiry).stream().findFirst();
+    }
+
+    /** Accounts in provider order, then channel parts in channel order; run inside a transaction on PostgreSQL. */
+    public List<TableChecksum> checksums() {
+        TableChecksum.Builder accounts = new TableChecksum.Builder("provider_account");
+        streaming.query("SELECT " + ACCOUNT_COLUMNS + " FROM provider_account ORDER BY provider", rows -> {
+            accounts.add(TableChecksum.line(rows.getString("provider"), rows.getLong("channels"),
+                    rows.getLong("open_channels"), rows.getLong("expired_channels"), uint(rows, "claimable"),
+                    uint(rows, "claimed"), uint(rows, "fees_paid"), instant(rows, "last_activity")));
+        });
+        TableChecksum.Builder channels = new TableChecksum.Builder("provider_account_channel");
+        streaming.query("SELECT " + CHANNEL_COLUMNS + " FROM provider_account_channel ORDER BY channel_id", rows -> {
+            ProviderChannel c = mapChannel(rows);
+            channels.add(TableChecksum.line(c.channelId(), c.provider(), c.status().code(), c.expiry(), c.highest(),
+                    c.claimed(), c.claimable(), c.feesPaid(), c.lastActivity(), c.lastSequence()));
+        });
+        return List.of(accounts.build(), channels.build());
+    }
+
+    public void deleteAll() {
+        jdbc.update("DELETE FROM provider_account_channel");
+        jdbc.update("DELETE FROM provider_account");
+    }
+
+    private static void bindChannel(PreparedStatement s, ProviderChannel row) throws SQLException {
+        s.setString(1, row.provider());
+        s.setString(2, row.status().code());
+        s.setLong(3, row.expiry());
+        setUint(s, 4, row.highest());
+        setUint(s, 5, row.claimed());
+        setUint(s, 6, row.claimable());
+        setUint(s, 7, row.feesPaid());
+        setInstant(s, 8, row.lastActivity());
+        s.setLong(9, row.lastSequence());
+        s.setString(10, row.channelId());
+    }
+
+    private static ProviderChannel mapChannel(ResultSet r) throws SQLException {
+        return new ProviderChannel(r.getString("channel_id"), r.getString("provider"),
+                ChannelStatus.valueOf(r.getString("status").toUpperCase(Locale.ROOT)), r.getLong("expiry"),
+                uint(r, "highest"), uint(r, "claimed"), uint(r, "fees_paid"), instant(r, "last_activity"),
+                r.getLong("last_sequence"));
+    }
+}

@@ -1,0 +1,26 @@
+package io.chanledger.projections.provideraccount;
+
+import java.math.BigInteger;
+
+/** Additive figures of a provider account; a channel contributes one of these to its provider. */
+record Totals(long channels, long openChannels, long expiredChannels, BigInteger claimable, BigInteger claimed,
+              BigInteger feesPaid) {
+
+    static final Totals ZERO = new Totals(0, 0, 0, BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO);
+
+    Totals plus(Totals other) {
+        return new Totals(channels + other.channels, openChannels + other.openChannels,
+                expiredChannels + other.expiredChannels, claimable.add(other.claimable), claimed.add(other.claimed),
+                feesPaid.add(other.feesPaid));
+    }
+
+    Totals minus(Totals other) {
+        return new Totals(channels - other.channels, openChannels - other.openChannels,
+                expiredChannels - other.expiredChannels, claimable.subtract(other.claimable),
+                claimed.subtract(other.claimed), feesPaid.subtract(other.feesPaid));
+    }
+
+    boolean isZero() {
+        return equals(ZERO);
+    }
+}

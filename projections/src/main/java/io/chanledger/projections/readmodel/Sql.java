@@ -1,0 +1,62 @@
+package io.chanledger.projections.readmodel;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+/** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL and on H2. */
+public final class Sql {
+
+    /** Keys per {@code IN (...)} list: far below PostgreSQL's 32767 bind parameters. */
+    public static final int IN_LIST_SIZE = 1_000;
+
+    private Sql() {
+    }
+
+    public static void setUint(PreparedStatement statement, int index, BigInteger value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.NUMERIC);
+        } else {
+            statement.setBigDecimal(index, new BigDecimal(value));
+        }
+    }
+
+    public static BigInteger uint(ResultSet rows, String column) throws SQLException {
+        BigDecimal value = rows.getBigDecimal(column);
+        return value == null ? null : value.toBigIntegerExact();
+    }
+
+    public static void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
+        statement.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+    }
+
+    public static Instant instant(ResultSet rows, String column) throws SQLException {
+        OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    /** "?, ?, ?" with {@code count} placeholders. */
+    public static String placeholders(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+
+    /** {@code keys} in lists of at most {@link #IN_LIST_SIZE}. */
+    public static List<List<String>> inLists(Collection<String> keys) {
+        List<String> all = new ArrayList<>(keys);
+        List<List<String>> lists = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += IN_LIST_SIZE) {
+            lists.add(all.subList(from, Math.min(all.size(), from + IN_LIST_SIZE)));
+        }
+        return lists;
+    }
+}

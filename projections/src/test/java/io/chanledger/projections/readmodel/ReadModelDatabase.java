@@ -1,0 +1,62 @@
+package io.chanledger.projections.readmodel;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A fresh in-memory database per test, in the mode of the embedded store (H2 as PostgreSQL), with
+ * the service's own read-model migrations applied: the handlers are tested on the real schema,
+ * and the schema is proven to run on H2 as well as on PostgreSQL.
+ */
+public final class ReadModelDatabase {
+
+    private static final Path MIGRATIONS = Path.of("../ledger-api/src/main/resources/db/migration");
+
+    private ReadModelDatabase() {
+    }
+
+    public static DataSource create() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
+        dataSource.setUser("sa");
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        for (Path migration : readModelMigrations()) {
+            for (String statement : statements(migration)) {
+                jdbc.execute(statement);
+            }
+        }
+        return dataSource;
+    }
+
+    /** V20 to V29: the read models' range of migrations. */
+    private static List<Path> readModelMigrations() {
+        try (Stream<Path> files = Files.list(MIGRATIONS)) {
+            return files.filter(f -> f.getFileName().toString().matches("V2\\d__.*\\.sql")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the migrations are read from " + MIGRATIONS.toAbsolutePath(), e);
+        }
+    }
+
+    private static List<String> statements(Path migration) {
+        try {
+            StringBuilder sql = new StringBuilder();
+            for (String line : Files.readAllLines(migration)) {
+                if (!line.stripLeading().startsWith("--")) {
+                    sql.append(line).append('\n');
+                }
+            }
+            return Stream.of(sql.toString().split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
