@@ -1,0 +1,324 @@
+package io.chanledger.chain.ingest;
+
+import io.chanledger.chain.abi.ChannelContract;
+import io.chanledger.chain.rpc.BlockHeader;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.RpcException;
+import io.chanledger.domain.channel.ChainFactConflictException;
+import io.chanledger.domain.channel.CloseKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.core.methods.response.Transaction;
+
+/**
+ * Follows the channel contract's logs up to the final block and records them in the ledger.
+ *
+ * <p>Each {@link #poll} checks (once) that the node serves the configured chain, finds the final
+ * block, checks that the checkpoint's block is still the chain's, and ingests the blocks after it
+ * in bounded ranges. A range's logs are decoded, planned into commands (see {@link RangePlanner})
+ * and committed together with the new checkpoint (see {@link BatchCommitter}); the in-memory
+ * checkpoint only moves after a commit, so a failed range is simply read again. A node that
+ * refuses a range as too large gets half of it, and the range grows back after a few successes.
+ *
+ * <p>Three things stop the listener for good, since continuing could record wrong facts: a chain
+ * id other than the configured one, a reorganisation of blocks it has already ingested, and a
+ * chain fact the ledger contradicts.
+ */
+public final class ChainListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ChainListener.class);
+    private static final int GROW_AFTER_SUCCESSES = 4;
+
+    private final ListenerSettings settings;
+    private final EthApi eth;
+    private final ListenerStore store;
+    private final BatchCommitter committer;
+    private final ListenerStats stats;
+    private volatile ListenerHaltedException halted;
+    private boolean chainVerified;
+    private boolean checkpointLoaded;
+    private Checkpoint checkpoint;
+    private int range;
+    private int rangeSuccesses;
+
+    public ChainListener(ListenerSettings settings, EthApi eth, ListenerStore store, BatchCommitter committer) {
+        this.settings = settings;
+        this.eth = eth;
+        this.store = store;
+        this.committer = committer;
+        this.stats = new ListenerStats(eth.client().counters());
+        this.range = settings.maxBlockRange();
+    }
+
+    public ListenerStats stats() {
+        return stats;
+    }
+
+    public ListenerSettings settings() {
+        return settings;
+    }
+
+    /** Ingests every final block not ingested yet, for as long as {@code keepGoing} says so. */
+    public synchronized void poll(BooleanSupplier keepGoing) {
+        if (halted != null) {
+            throw halted;
+        }
+        stats.pollStarted();
+        try {
+            pollOnce(keepGoing);
+            stats.pollSucceeded();
+        } catch (ListenerHaltedException e) {
+            throw e;
+        } catch (ListenerStore.CheckpointMovedException e) {
+            checkpointLoaded = false;
+            stats.pollFailed(e.getMessage());
+            throw e;
+        } catch (RuntimeException e) {
+            stats.pollFailed(e.getMessage());
+            throw e;
+        }
+    }
+
+    /** Ingests until caught up. */
+    public void poll() {
+        poll(() -> true);
+    }
+
+    private void pollOnce(BooleanSupplier keepGoing) {
+        if (!chainVerified) {
+            verifyChainId();
+        }
+        if (!checkpointLoaded) {
+            checkpoint = store.checkpoint(settings.listenerId()).orElse(null);
+            checkpointLoaded = true;
+            stats.checkpoint(checkpoint == null ? settings.startBlock() - 1 : checkpoint.blockNumber());
+        }
+        BlockHeader target = finalBlock();
+        stats.finalizedBlock(target.number());
+        stats.running();
+        if (checkpoint != null && target.number() <= checkpoint.blockNumber()) {
+            verifyCheckpointOnChain();
+            return;
+        }
+        long next = checkpoint == null ? settings.startBlock() : checkpoint.blockNumber() + 1;
+        while (next <= target.number() && keepGoing.getAsBoolean()) {
+            long to = Math.min(target.number(), next + range - 1);
+            List<Log> logs;
+            try {
+                logs = eth.logs(settings.contract(), next, to);
+            } catch (RpcException e) {
+                if (e.kind() != RpcException.Kind.RANGE_TOO_LARGE || range == 1) {
+                    throw e;
+                }
+                range = Math.max(1, range / 2);
+                rangeSuccesses = 0;
+                stats.rangeShrunk();
+                log.info("the node refused blocks {}..{} as too many at once; reading {} blocks at a time", next, to, range);
+                continue;
+            }
+            ingest(next, to, logs);
+            next = checkpoint.blockNumber() + 1;
+            if (++rangeSuccesses >= GROW_AFTER_SUCCESSES && range < settings.maxBlockRange()) {
+                range = Math.min(settings.maxBlockRange(), range * 2);
+                rangeSuccesses = 0;
+            }
+        }
+    }
+
+    private void verifyChainId() {
+        long nodeChainId = eth.chainId();
+        if (nodeChainId != settings.chainId()) {
+            throw halt(ListenerStats.HaltReason.CHAIN_ID_MISMATCH, "the node at " + eth.client().endpointName()
+                    + " serves chain " + nodeChainId + ", but the ledger follows chain " + settings.chainId());
+        }
+        chainVerified = true;
+        log.info("following contract {} on chain {} via {}, final blocks: {}", settings.contract(), nodeChainId,
+                eth.client().endpointName(), settings.finality());
+    }
+
+    private BlockHeader finalBlock() {
+        if (settings.finality().mode() == Finality.Mode.FINALIZED) {
+            return eth.block("finalized").orElseThrow(() ->
+                    RpcException.transientFailure("eth_getBlockByNumber", "the node names no finalized block", null));
+        }
+        long target = eth.blockNumber() - settings.finality().depth();
+        if (target < 0) {
+            return new BlockHeader(-1, null, null, 0, null);
+        }
+        return eth.block(target).orElseThrow(() ->
+                RpcException.transientFailure("eth_getBlockByNumber", "the node has no block " + target, null));
+    }
+
+    private void verifyCheckpointOnChain() {
+        Optional<BlockHeader> onChain = eth.block(checkpoint.blockNumber());
+        if (onChain.isEmpty() || !onChain.get().hash().equals(checkpoint.blockHash())) {
+            throw halt(ListenerStats.HaltReason.REORG, "block " + checkpoint.blockNumber() + " was "
+                    + checkpoint.blockHash() + " when ingested and is now "
+                    + onChain.map(BlockHeader::hash).orElse("gone") + ": a reorganisation below the finality line ("
+                    + settings.finality() + ")");
+        }
+    }
+
+    private void ingest(long from, long to, List<Log> logs) {
+        List<ChannelLog> channelLogs = new ArrayList<>();
+        List<DecodedLog.Skipped> skippedLogs = new ArrayList<>();
+        List<Long> skippedBlocks = new ArrayList<>();
+        for (Log raw : logs) {
+            checkLogBelongs(raw, from, to);
+            DecodedLog decoded;
+            try {
+                decoded = ChannelLogDecoder.decode(raw);
+            } catch (ChannelLogDecoder.MalformedLogException e) {
+                throw RpcException.transientFailure("eth_getLogs", "malformed answer: " + e.getMessage(), e);
+            }
+            switch (decoded) {
+                case ChannelLog channelLog -> channelLogs.add(channelLog);
+                case DecodedLog.Skipped skipped -> {
+                    skippedLogs.add(skipped);
+                    skippedBlocks.add(raw.getBlockNumber().longValueExact());
+                    if (!skipped.admin()) {
+                        log.debug("skipping a log with unknown topic {} in block {}", skipped.topic0(), raw.getBlockNumberRaw());
+                    }
+                }
+            }
+        }
+        channelLogs.sort(Comparator.comparingLong((ChannelLog l) -> l.chainRef().blockNumber())
+                .thenComparingInt(l -> l.chainRef().logIndex()));
+        List<List<ChannelLog>> segments = segments(channelLogs);
+        TreeSet<Long> wanted = new TreeSet<>(List.of(from, to));
+        channelLogs.forEach(l -> wanted.add(l.chainRef().blockNumber()));
+        Map<Long, BlockHeader> headers = eth.blocks(wanted);
+        for (ChannelLog l : channelLogs) {
+            if (!headers.get(l.chainRef().blockNumber()).hash().equals(l.chainRef().blockHash())) {
+                throw RpcException.transientFailure("eth_getLogs", "the node's view changed while reading blocks "
+                        + from + ".." + to + " (log block hash differs from the block's)", null);
+            }
+        }
+        if (checkpoint != null && checkpoint.blockNumber() == from - 1
+                && !headers.get(from).parentHash().equals(checkpoint.blockHash())) {
+            throw halt(ListenerStats.HaltReason.REORG, "block " + from + " follows " + headers.get(from).parentHash()
+                    + ", not the ingested block " + checkpoint.blockNumber() + " (" + checkpoint.blockHash()
+                    + "): a reorganisation below the finality line (" + settings.finality() + ")");
+        }
+        Map<Long, Long> timestamps = new HashMap<>();
+        headers.forEach((number, header) -> timestamps.put(number, header.timestamp()));
+        for (int i = 0; i < segments.size(); i++) {
+            List<ChannelLog> segment = segments.get(i);
+            long end = i == segments.size() - 1 ? to : segment.getLast().chainRef().blockNumber();
+            long start = checkpoint == null ? from : checkpoint.blockNumber() + 1;
+            commitSegment(start, segment, headers.get(end), timestamps);
+            countSkipped(skippedLogs, skippedBlocks, start, end);
+        }
+    }
+
+    /** Counts the skipped logs of blocks start..end once their batch is committed, so retries do not recount. */
+    private void countSkipped(List<DecodedLog.Skipped> skipped, List<Long> blocks, long start, long end) {
+        long unknown = 0;
+        long admin = 0;
+        for (int i = 0; i < skipped.size(); i++) {
+            if (blocks.get(i) >= start && blocks.get(i) <= end) {
+                if (skipped.get(i).admin()) {
+                    admin++;
+                } else {
+                    unknown++;
+                }
+            }
+        }
+        stats.skipped(unknown, admin);
+    }
+
+    private void commitSegment(long start, List<ChannelLog> segment, BlockHeader end, Map<Long, Long> timestamps) {
+        stats.batchStarted();
+        List<String> closing = segment.stream().filter(l -> l instanceof ChannelLog.Closed).map(ChannelLog::channelId).toList();
+        Map<String, Long> tracked = store.expiries(settings.listenerId(), end.timestamp(), closing);
+        RangePlan plan = RangePlanner.plan(segment, timestamps, tracked, end.number(), end.timestamp());
+        List<Object> commands = plan.commands(closeKinds(plan));
+        Checkpoint next = new Checkpoint(end.number(), end.hash(), end.timestamp());
+        try {
+            committer.commit(new IngestedRange(settings.listenerId(), start, end.number()), commands,
+                    plan.expiryChanges(), checkpoint, next);
+        } catch (ChainFactConflictException e) {
+            throw halt(ListenerStats.HaltReason.CHAIN_FACT_CONFLICT, "blocks " + start + ".." + end.number() + ": "
+                    + e.getMessage());
+        }
+        checkpoint = next;
+        stats.checkpoint(next.blockNumber());
+        stats.batchCommitted(plan.channelLogs());
+    }
+
+    /** Reads the function selector of each transaction whose close the logs alone cannot classify. */
+    private Map<String, CloseKind> closeKinds(RangePlan plan) {
+        Map<String, CloseKind> kinds = new HashMap<>();
+        if (plan.transactionsToInspect().isEmpty()) {
+            return kinds;
+        }
+        eth.transactions(plan.transactionsToInspect()).forEach((hash, transaction) -> {
+            String input = transaction.map(Transaction::getInput).orElseThrow(() -> RpcException.transientFailure(
+                    "eth_getTransactionByHash", "the node does not know transaction " + hash, null));
+            String selector = input.length() >= 10 ? input.substring(0, 10).toLowerCase(Locale.ROOT) : input;
+            if (ChannelContract.COOPERATIVE_CLOSE_SELECTOR.equals(selector)) {
+                kinds.put(hash, CloseKind.COOPERATIVE);
+            } else {
+                if (!ChannelContract.CLOSE_SELECTOR.equals(selector)) {
+                    // Called through another contract: after expiry, close and a cooperative close
+                    // without payout move the same money, so the kind is the only thing guessed.
+                    log.warn("transaction {} closed a channel through another contract (selector {}); "
+                            + "recording it as closed after expiry", hash, selector);
+                }
+                kinds.put(hash, CloseKind.AFTER_EXPIRY);
+            }
+        });
+        return kinds;
+    }
+
+    /** Cuts the logs at block boundaries into batches of at most maxLogsPerBatch (a larger block stays whole). */
+    private List<List<ChannelLog>> segments(List<ChannelLog> logs) {
+        List<List<ChannelLog>> segments = new ArrayList<>();
+        List<ChannelLog> current = new ArrayList<>();
+        for (int i = 0; i < logs.size(); i++) {
+            current.add(logs.get(i));
+            boolean blockEnds = i == logs.size() - 1
+                    || logs.get(i + 1).chainRef().blockNumber() != logs.get(i).chainRef().blockNumber();
+            if (blockEnds && current.size() >= settings.maxLogsPerBatch() && i < logs.size() - 1) {
+                segments.add(current);
+                current = new ArrayList<>();
+            }
+        }
+        segments.add(current);
+        return segments;
+    }
+
+    private void checkLogBelongs(Log raw, long from, long to) {
+        if (raw.isRemoved()) {
+            throw RpcException.transientFailure("eth_getLogs", "the node reports a removed log in final blocks "
+                    + from + ".." + to, null);
+        }
+        long block;
+        try {
+            block = raw.getBlockNumber().longValueExact();
+        } catch (RuntimeException e) {
+            throw RpcException.transientFailure("eth_getLogs", "malformed answer: a log without block number", e);
+        }
+        if (block < from || block > to || raw.getAddress() == null || !raw.getAddress().equalsIgnoreCase(settings.contract())) {
+            throw RpcException.transientFailure("eth_getLogs", "malformed answer: a log outside the requested filter", null);
+        }
+    }
+
+    private ListenerHaltedException halt(ListenerStats.HaltReason reason, String detail) {
+        log.error("Chain listener halted ({}): {}. Nothing after block {} is recorded until an operator steps in.",
+                reason, detail, checkpoint == null ? "(none)" : checkpoint.blockNumber());
+        stats.halted(reason, detail);
+        halted = new ListenerHaltedException(reason, detail);
+        return halted;
+    }
+}
