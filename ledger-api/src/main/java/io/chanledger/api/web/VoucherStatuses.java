@@ -14,7 +14,8 @@ public final class VoucherStatuses {
             case INVALID_VOUCHER_FORMAT -> HttpStatus.BAD_REQUEST;
             case CHANNEL_NOT_FOUND -> HttpStatus.NOT_FOUND;
             case AMOUNT_NOT_INCREASING, NONCE_NOT_INCREASING -> HttpStatus.CONFLICT;
-            case CHANNEL_CLOSED, CHANNEL_EXPIRED -> HttpStatus.GONE;
+            case CHANNEL_CLOSED, CHANNEL_EXPIRED, CHANNEL_CLOSING -> HttpStatus.GONE;
+            case INSUFFICIENT_FUNDS -> HttpStatus.PAYMENT_REQUIRED;
             case INVALID_SIGNATURE, WRONG_SIGNER, EXCEEDS_DEPOSIT -> HttpStatus.UNPROCESSABLE_ENTITY;
         };
     }

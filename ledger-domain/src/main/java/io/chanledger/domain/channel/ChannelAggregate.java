@@ -38,8 +38,14 @@ class ChannelAggregate {
     private ChainRef lastChainRef;
     private BigInteger authorizedCloseAmount;
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
+    private BigInteger chargedTotal = BigInteger.ZERO;
+    /** Unsettled requests of metered vouchers, by voucher nonce. */
+    private LinkedHashMap<BigInteger, RequestHold> holds = new LinkedHashMap<>();
 
     record AcceptedTerms(BigInteger amount, BigInteger increment) {
+    }
+
+    record RequestHold(BigInteger amount, long until) {
     }
 
     ChannelAggregate() {
@@ -91,6 +97,9 @@ class ChannelAggregate {
             throw rejection(VoucherRejection.WRONG_SIGNER,
                     "signed by " + command.signer() + ", not by the channel's consumer " + consumer);
         }
+        if (command.metered()) {
+            return acceptMetered(command);
+        }
         AcceptedTerms earlier = recentVouchers.get(nonce);
         if (earlier != null && earlier.amount().equals(amount)) {
             return receipt(amount, nonce, earlier.increment(), true);
@@ -111,6 +120,82 @@ class ChannelAggregate {
         BigInteger increment = amount.subtract(highestAmount);
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, command.receivedAt()));
         return receipt(amount, nonce, increment, false);
+    }
+
+    /**
+     * A voucher that pays for one request. Unlike a plain voucher it is never answered twice (a
+     * re-sent voucher would get a second request served for one payment), and its amount may
+     * equal the highest one as long as it covers what was charged, what running requests hold
+     * and this request's hold: a client whose earlier buffer still covers pays nothing more.
+     */
+    private VoucherReceipt acceptMetered(AcceptVoucher command) {
+        BigInteger amount = command.amount();
+        BigInteger nonce = command.nonce();
+        long now = command.receivedAt();
+        if (authorizedCloseAmount != null) {
+            throw rejection(VoucherRejection.CHANNEL_CLOSING, "the provider authorised the close of channel "
+                    + channelId + " at " + authorizedCloseAmount + "; open a new channel");
+        }
+        AcceptedTerms earlier = recentVouchers.get(nonce);
+        if (earlier != null && earlier.amount().equals(amount)) {
+            throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
+                    "voucher " + nonce + " already paid for a request; sign the next nonce");
+        }
+        if (highestNonce != null && nonce.compareTo(highestNonce) <= 0) {
+            throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
+                    "nonce " + nonce + " is not above the last accepted nonce " + highestNonce);
+        }
+        if (amount.compareTo(deposit) > 0) {
+            throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
+                    "amount " + amount + " exceeds the deposit " + deposit);
+        }
+        BigInteger hold = command.metering().hold();
+        BigInteger held = heldAt(now, null);
+        BigInteger required = chargedTotal.add(held).add(hold).max(highestAmount).max(claimed).max(claimedAtOpen);
+        if (amount.compareTo(required) < 0) {
+            throw new VoucherRejectedException(VoucherRejection.INSUFFICIENT_FUNDS, "amount " + amount
+                    + " does not cover the charged " + chargedTotal + ", the running requests' " + held
+                    + " and this request's " + hold, required);
+        }
+        BigInteger increment = amount.subtract(highestAmount);
+        apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
+                command.metering().holdUntil(), chargedTotal));
+        return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
+                ChannelStatus.OPEN, false, chargedTotal, hold, amount.subtract(chargedTotal).subtract(held));
+    }
+
+    /**
+     * Charges the settled request at most what the vouched amount leaves beside the charged total
+     * and the other running holds, so the charged total never passes the highest voucher.
+     */
+    @CommandHandler
+    RequestSettlement handle(SettleRequest command) {
+        BigInteger cost = command.cost();
+        if (cost == null || cost.signum() < 0) {
+            throw new IllegalArgumentException("a request's cost is a non-negative amount");
+        }
+        if (!holds.containsKey(command.nonce())) {
+            return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, chargedTotal, deposit,
+                    deposit.subtract(chargedTotal), false);
+        }
+        BigInteger room = highestAmount.subtract(chargedTotal).subtract(heldAt(command.settledAt(), command.nonce()))
+                .max(BigInteger.ZERO);
+        BigInteger charged = cost.min(room);
+        BigInteger total = chargedTotal.add(charged);
+        apply(new RequestSettled(channelId, command.nonce(), cost, charged, total, command.settledAt()));
+        return new RequestSettlement(channelId, command.nonce(), cost, charged, total, deposit, deposit.subtract(total),
+                true);
+    }
+
+    /** What unsettled requests hold at {@code now}, leaving out the request of voucher {@code except}. */
+    private BigInteger heldAt(Long now, BigInteger except) {
+        BigInteger held = BigInteger.ZERO;
+        for (var entry : holds.entrySet()) {
+            if (!entry.getKey().equals(except) && (now == null || entry.getValue().until() > now)) {
+                held = held.add(entry.getValue().amount());
+            }
+        }
+        return held;
     }
 
     @CommandHandler
@@ -172,6 +257,15 @@ class ChannelAggregate {
             throw new CloseAuthorizationRejectedException("final amount " + finalAmount
                     + " must lie between the claimed " + claimed + " and the deposit " + deposit);
         }
+        if (finalAmount.compareTo(chargedTotal) < 0) {
+            throw new CloseAuthorizationRejectedException("final amount " + finalAmount
+                    + " is below what the channel was charged, " + chargedTotal);
+        }
+        BigInteger running = heldAt(command.requestedAt(), null);
+        if (running.signum() > 0) {
+            throw new CloseAuthorizationRejectedException("requests on channel " + channelId
+                    + " are still running; their cost is not known yet");
+        }
         if (finalAmount.equals(authorizedCloseAmount)) {
             return;
         }
@@ -209,6 +303,15 @@ class ChannelAggregate {
         if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
             recentVouchers.remove(recentVouchers.keySet().iterator().next());
         }
+        if (event.metered()) {
+            holds.put(event.nonce(), new RequestHold(event.hold(), event.holdUntil() == null ? 0 : event.holdUntil()));
+        }
+    }
+
+    @EventSourcingHandler
+    void on(RequestSettled event) {
+        holds.remove(event.nonce());
+        chargedTotal = event.chargedTotal();
     }
 
     @EventSourcingHandler

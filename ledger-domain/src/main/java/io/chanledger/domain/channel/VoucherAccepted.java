@@ -5,6 +5,12 @@ import java.math.BigInteger;
 /**
  * The ledger accepted a voucher: the provider may claim up to {@code amount}. {@code increment}
  * is what this voucher added to the previous highest one. {@code acceptedAt} in epoch seconds.
+ *
+ * <p>For a metered voucher (one that pays for a request at the provider gateway) {@code hold} is
+ * the request's estimated cost, reserved until {@code holdUntil} or until the request is settled
+ * ({@link RequestSettled}), and {@code chargedTotal} what the channel had been charged when the
+ * voucher was accepted. All three are null for a plain voucher, and in events recorded before
+ * metering existed.
  */
 public record VoucherAccepted(
         String channelId,
@@ -12,5 +18,17 @@ public record VoucherAccepted(
         BigInteger nonce,
         String signature,
         BigInteger increment,
-        long acceptedAt) {
+        long acceptedAt,
+        BigInteger hold,
+        Long holdUntil,
+        BigInteger chargedTotal) {
+
+    public VoucherAccepted(String channelId, BigInteger amount, BigInteger nonce, String signature,
+                           BigInteger increment, long acceptedAt) {
+        this(channelId, amount, nonce, signature, increment, acceptedAt, null, null, null);
+    }
+
+    public boolean metered() {
+        return hold != null;
+    }
 }

@@ -10,7 +10,11 @@ public enum VoucherRejection {
     WRONG_SIGNER("wrong_signer"),
     EXCEEDS_DEPOSIT("exceeds_deposit"),
     AMOUNT_NOT_INCREASING("amount_not_increasing"),
-    NONCE_NOT_INCREASING("nonce_not_increasing");
+    NONCE_NOT_INCREASING("nonce_not_increasing"),
+    /** A metered voucher that does not cover the charged total, the running holds and its own request. */
+    INSUFFICIENT_FUNDS("insufficient_funds"),
+    /** A metered voucher after the provider authorised the channel's close: no more requests are served. */
+    CHANNEL_CLOSING("channel_closing");
 
     private final String code;
 

@@ -1,0 +1,281 @@
+package io.chanledger.domain.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.chanledger.domain.chain.ChainRef;
+import java.math.BigInteger;
+import java.util.List;
+import org.axonframework.test.aggregate.AggregateTestFixture;
+import org.axonframework.test.aggregate.FixtureConfiguration;
+import org.axonframework.test.aggregate.TestExecutor;
+import org.hamcrest.FeatureMatcher;
+import org.hamcrest.Matcher;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Channel aggregate's metering rules: vouchers that pay for requests at the provider gateway. */
+class ChannelMeteringTest {
+
+    private static final String CHANNEL = "0x823da9a7690a95c075e42809132b9efebb72c0f77beca597e756b6033b7c036a";
+    private static final String CONSUMER = "0x5315f457a01c71a5d7ee87da126af57e8cdeda47";
+    private static final String PROVIDER = "0x888a81f924fee3dd0be6367484caa4e91ad34a3f";
+    private static final BigInteger DEPOSIT = BigInteger.valueOf(10_000_000);
+    private static final long EXPIRY = 1_700_086_400L;
+    private static final long NOW = EXPIRY - 3_600;
+    private static final long HOLD_UNTIL = NOW + 600;
+    private static final ChainRef OPEN_REF = new ChainRef(100, "0x" + "0".repeat(63) + "1", "0x" + "0".repeat(63) + "2", 0);
+    private static final String SIG = "0x" + "ab".repeat(65);
+
+    private FixtureConfiguration<ChannelAggregate> fixture;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new AggregateTestFixture<>(ChannelAggregate.class);
+    }
+
+    private static BigInteger units(long value) {
+        return BigInteger.valueOf(value);
+    }
+
+    private static ChannelOpened opened() {
+        return new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, EXPIRY, OPEN_REF, false, BigInteger.ZERO);
+    }
+
+    private static AcceptVoucher paying(long amount, long nonce, long hold) {
+        return paying(amount, nonce, hold, NOW);
+    }
+
+    private static AcceptVoucher paying(long amount, long nonce, long hold, long at) {
+        return new AcceptVoucher(CHANNEL, units(amount), units(nonce), SIG, CONSUMER, at,
+                new MeteredRequest(units(hold), at + 600));
+    }
+
+    private static VoucherAccepted held(long amount, long nonce, long increment, long hold, long chargedTotal) {
+        return new VoucherAccepted(CHANNEL, units(amount), units(nonce), SIG, units(increment), NOW, units(hold),
+                HOLD_UNTIL, units(chargedTotal));
+    }
+
+    private static RequestSettled settled(long nonce, long cost, long charged, long total) {
+        return new RequestSettled(CHANNEL, units(nonce), units(cost), units(charged), units(total), NOW + 5);
+    }
+
+    private static SettleRequest settle(long nonce, long cost) {
+        return new SettleRequest(CHANNEL, units(nonce), units(cost), NOW + 5);
+    }
+
+    @Test
+    void aMeteredVoucherCoveringItsRequestIsAcceptedWithTheHoldAndTheChargedTotal() {
+        fixture.given(opened())
+                .when(paying(100_000, 1, 40_000))
+                .expectEvents(held(100_000, 1, 100_000, 40_000, 0))
+                .expectResultMessagePayload(new VoucherReceipt(CHANNEL, units(100_000), units(1), units(100_000),
+                        DEPOSIT, DEPOSIT.subtract(units(100_000)), ChannelStatus.OPEN, false, units(0), units(40_000),
+                        units(100_000)));
+    }
+
+    @Test
+    void aMeteredVoucherMustCoverTheChargedTotalAndItsRequest() {
+        rejectsForLackOfFunds(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 90_000, 90_000, 90_000)),
+                paying(120_000, 2, 40_000), 130_000);
+    }
+
+    @Test
+    void aRunningRequestsHoldCannotBeSpentByAConcurrentOne() {
+        rejectsForLackOfFunds(fixture.given(opened(), held(100_000, 1, 100_000, 60_000, 0)),
+                paying(100_000, 2, 50_000), 110_000);
+    }
+
+    @Test
+    void aConcurrentRequestIsAcceptedWhenTheVoucherCoversBothHolds() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 60_000, 0))
+                .when(paying(110_000, 2, 50_000))
+                .expectEvents(held(110_000, 2, 10_000, 50_000, 0))
+                .expectResultMessagePayload(new VoucherReceipt(CHANNEL, units(110_000), units(2), units(10_000),
+                        DEPOSIT, DEPOSIT.subtract(units(110_000)), ChannelStatus.OPEN, false, units(0), units(50_000),
+                        units(50_000)));
+    }
+
+    @Test
+    void aHoldPastItsTimeNoLongerBlocksTheChannel() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 60_000, 0))
+                .when(paying(100_000, 2, 50_000, HOLD_UNTIL))
+                .expectSuccessfulHandlerExecution();
+    }
+
+    @Test
+    void aMeteredVoucherMayRepeatTheHighestAmountWhileItsBufferCovers() {
+        fixture.given(opened(), held(500_000, 1, 500_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
+                .when(paying(500_000, 2, 40_000))
+                .expectEvents(held(500_000, 2, 0, 40_000, 30_000));
+    }
+
+    @Test
+    void aMeteredVoucherBelowTheHighestAcceptedOneIsRefusedWithTheHighestAsRequired() {
+        rejectsForLackOfFunds(fixture.given(opened(), held(500_000, 1, 500_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000)),
+                paying(400_000, 2, 40_000), 500_000);
+    }
+
+    @Test
+    void aReplayedMeteredVoucherPaysForNoSecondRequest() {
+        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000)),
+                paying(100_000, 1, 40_000), VoucherRejection.NONCE_NOT_INCREASING);
+    }
+
+    @Test
+    void aMeteredVoucherNeedsANewNonce() {
+        rejects(fixture.given(opened(), held(100_000, 3, 100_000, 40_000, 0)),
+                paying(200_000, 2, 40_000), VoucherRejection.NONCE_NOT_INCREASING);
+    }
+
+    @Test
+    void aMeteredVoucherAboveTheDepositIsRefused() {
+        rejects(fixture.given(opened()), paying(10_000_001, 1, 40_000), VoucherRejection.EXCEEDS_DEPOSIT);
+    }
+
+    @Test
+    void aMeteredVoucherSignedByAStrangerIsRefusedLikeAnyOther() {
+        rejects(fixture.given(opened()), new AcceptVoucher(CHANNEL, units(1), units(1), SIG,
+                "0xd118fbf078839459c5f6ec1dcc7d8bcd0850aff1", NOW, new MeteredRequest(units(1), HOLD_UNTIL)),
+                VoucherRejection.WRONG_SIGNER);
+    }
+
+    @Test
+    void noRequestIsPaidForAfterTheProviderAuthorisedTheClose() {
+        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
+                        new CloseAuthorized(CHANNEL, units(30_000), SIG)),
+                paying(200_000, 2, 40_000), VoucherRejection.CHANNEL_CLOSING);
+    }
+
+    @Test
+    void settlingChargesTheCostAndReleasesTheHold() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
+                .when(settle(1, 35_000))
+                .expectEvents(settled(1, 35_000, 35_000, 35_000))
+                .expectResultMessagePayload(new RequestSettlement(CHANNEL, units(1), units(35_000), units(35_000),
+                        units(35_000), DEPOSIT, DEPOSIT.subtract(units(35_000)), true));
+    }
+
+    @Test
+    void aCostAboveTheHoldIsChargedWhenTheVouchedAmountCoversIt() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
+                .when(settle(1, 90_000))
+                .expectEvents(settled(1, 90_000, 90_000, 90_000));
+    }
+
+    @Test
+    void aCostAboveWhatTheVoucherCoversIsChargedOnlyUpToTheVouchedAmount() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
+                .when(settle(1, 130_000))
+                .expectEvents(settled(1, 130_000, 100_000, 100_000))
+                .expectResultMessagePayload(new RequestSettlement(CHANNEL, units(1), units(130_000), units(100_000),
+                        units(100_000), DEPOSIT, DEPOSIT.subtract(units(100_000)), true));
+    }
+
+    @Test
+    void aSettledRequestNeverEatsIntoAnotherRunningRequestsHold() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), held(150_000, 2, 50_000, 60_000, 0))
+                .when(settle(1, 120_000))
+                .expectEvents(settled(1, 120_000, 90_000, 90_000));
+    }
+
+    @Test
+    void aFailedRequestIsSettledWithoutMovingTheChargedTotal() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
+                        held(200_000, 2, 100_000, 40_000, 30_000))
+                .when(settle(2, 0))
+                .expectEvents(settled(2, 0, 0, 30_000));
+    }
+
+    @Test
+    void settlingTheSameRequestTwiceChargesOnce() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
+                .when(settle(1, 30_000))
+                .expectNoEvents()
+                .expectResultMessagePayload(new RequestSettlement(CHANNEL, units(1), units(30_000), units(0),
+                        units(30_000), DEPOSIT, DEPOSIT.subtract(units(30_000)), false));
+    }
+
+    @Test
+    void aPlainVoucherHoldsNothingAndCannotBeSettled() {
+        fixture.given(opened(), new VoucherAccepted(CHANNEL, units(100_000), units(1), SIG, units(100_000), NOW))
+                .when(settle(1, 30_000))
+                .expectNoEvents();
+    }
+
+    @Test
+    void closeAuthorizationBelowTheChargedTotalIsRefused() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
+                .when(new AuthorizeClose(CHANNEL, units(29_999), SIG, NOW + 10))
+                .expectException(CloseAuthorizationRejectedException.class)
+                .expectNoEvents();
+    }
+
+    @Test
+    void closeAuthorizationWaitsForRunningRequests() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
+                .when(new AuthorizeClose(CHANNEL, units(0), SIG, NOW + 10))
+                .expectException(CloseAuthorizationRejectedException.class)
+                .expectNoEvents();
+    }
+
+    @Test
+    void closeAuthorizationAtTheChargedTotalIsRecordedOnceTheRequestsAreSettled() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
+                .when(new AuthorizeClose(CHANNEL, units(30_000), SIG, NOW + 10))
+                .expectEvents(new CloseAuthorized(CHANNEL, units(30_000), SIG));
+    }
+
+    @Test
+    void closeAuthorizationIsNotBlockedByAHoldPastItsTime() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
+                .when(new AuthorizeClose(CHANNEL, units(0), SIG, HOLD_UNTIL))
+                .expectEvents(new CloseAuthorized(CHANNEL, units(0), SIG));
+    }
+
+    @Test
+    void theReplayedStateCarriesTheChargedTotal() {
+        ChannelState state = ChannelState.replay(List.of(opened(), held(100_000, 1, 100_000, 40_000, 0),
+                settled(1, 30_000, 30_000, 30_000), held(100_000, 2, 0, 40_000, 30_000), settled(2, 25_000, 25_000, 55_000)));
+
+        assertThat(state.chargedTotal()).isEqualTo(units(55_000));
+        assertThat(state.unchargedDeposit()).isEqualTo(DEPOSIT.subtract(units(55_000)));
+        assertThat(state.highestAmount()).isEqualTo(units(100_000));
+        assertThat(state.voucherCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aChannelWithoutMeteredVouchersHasChargedNothing() {
+        ChannelState state = ChannelState.replay(List.of(opened(),
+                new VoucherAccepted(CHANNEL, units(100_000), units(1), SIG, units(100_000), NOW)));
+
+        assertThat(state.chargedTotal()).isZero();
+    }
+
+    private static void rejects(TestExecutor<ChannelAggregate> given, AcceptVoucher command, VoucherRejection reason) {
+        given.when(command).expectException(reason(reason)).expectNoEvents();
+    }
+
+    private static void rejectsForLackOfFunds(TestExecutor<ChannelAggregate> given, AcceptVoucher command,
+                                              long required) {
+        given.when(command)
+                .expectException(allOf(reason(VoucherRejection.INSUFFICIENT_FUNDS),
+                        new FeatureMatcher<Object, BigInteger>(equalTo(units(required)), "required amount", "required") {
+                            @Override
+                            protected BigInteger featureValueOf(Object actual) {
+                                return actual instanceof VoucherRejectedException rejected ? rejected.required() : null;
+                            }
+                        }))
+                .expectNoEvents();
+    }
+
+    private static Matcher<Object> reason(VoucherRejection reason) {
+        return new FeatureMatcher<Object, VoucherRejection>(equalTo(reason), "rejection reason", "reason") {
+            @Override
+            protected VoucherRejection featureValueOf(Object actual) {
+                return actual instanceof VoucherRejectedException rejected ? rejected.reason() : null;
+            }
+        };
+    }
+}
