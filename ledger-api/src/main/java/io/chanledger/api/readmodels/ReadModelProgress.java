@@ -50,8 +50,21 @@ public class ReadModelProgress {
         return statuses.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lowest);
     }
 
-    /** Whether this instance is rebuilding the read models (after a reset, before reaching where it was). */
+    /**
+     * Whether this instance is rebuilding the read models: after a reset, before reaching the
+     * position it had. (Axon keeps calling a segment "replaying" after that, until an event newer
+     * than the reset position arrives; the models are complete again before.)
+     */
     public boolean replaying() {
-        return processor().processingStatus().values().stream().anyMatch(EventTrackerStatus::isReplaying);
+        return processor().processingStatus().values().stream().anyMatch(ReadModelProgress::rebuilding);
+    }
+
+    private static boolean rebuilding(EventTrackerStatus status) {
+        if (!status.isReplaying()) {
+            return false;
+        }
+        OptionalLong current = status.getCurrentPosition();
+        OptionalLong reset = status.getResetPosition();
+        return current.isEmpty() || reset.isPresent() && current.getAsLong() < reset.getAsLong();
     }
 }

@@ -1,0 +1,125 @@
+package io.chanledger.api.readmodels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.projections.provideraccount.ProviderAccount;
+import io.chanledger.projections.provideraccount.ProviderAccountRepository;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+
+class ReadModelReplayTest extends LedgerIntegrationTest {
+
+    private static final int CHANNELS = 10_000;
+
+    @Autowired
+    EventStore eventStore;
+    @Autowired
+    TransactionManager transactions;
+    @Autowired
+    ReadModelProgress progress;
+    @Autowired
+    ProviderAccountRepository accounts;
+    @Value("${chan.admin.token}")
+    String adminToken;
+
+    private Http.Reply admin(String method) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + "/api/admin/replay"))
+                .header("Authorization", "Bearer " + adminToken);
+        return Http.send(method.equals("POST") ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.GET());
+    }
+
+    @Test
+    void aReplayOfTenThousandChannelsRebuildsTheSameReadModels() throws Exception {
+        String provider = TestKeys.wallet("replay-provider-" + UUID.randomUUID()).address();
+        MixedHistories generator = new MixedHistories(20261121L, TestKeys.wallet("replay-consumer").address(), provider);
+        long now = Instant.now().getEpochSecond();
+        Map<String, List<Object>> histories = new LinkedHashMap<>();
+        List<DomainEventMessage<?>> batch = new ArrayList<>();
+        for (int i = 0; i < CHANNELS; i++) {
+            String channelId = generator.channelId();
+            List<Object> events = generator.history(channelId, now);
+            histories.put(channelId, events);
+            for (int sequence = 0; sequence < events.size(); sequence++) {
+                batch.add(MixedHistories.message(channelId, sequence, events.get(sequence), Instant.now()));
+            }
+            if (batch.size() >= 5_000) {
+                MixedHistories.append(eventStore, transactions, batch);
+                batch.clear();
+            }
+        }
+        MixedHistories.append(eventStore, transactions, batch);
+        ReadModelsCaughtUp.await(progress, Duration.ofMinutes(3));
+        assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
+
+        Http.Reply started = admin("POST");
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        assertThat(admin("POST").status()).as("a second replay while one runs").isEqualTo(409);
+        JsonNode status = awaitFinished(Duration.ofMinutes(5));
+
+        assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("COMPLETED");
+        assertThat(status.path("comparable").asBoolean()).as(status.toString()).isTrue();
+        assertThat(status.path("matches").asBoolean()).as(status.toString()).isTrue();
+        JsonNode before = status.path("before").path("checksum");
+        JsonNode after = status.path("after").path("checksum");
+        assertThat(after.path("sha256").asText()).isEqualTo(before.path("sha256").asText()).hasSize(64);
+        assertThat(after.path("tables").get(0).path("table").asText()).isEqualTo("channel_balance");
+        assertThat(after.path("tables").get(0).path("rows").asLong()).isGreaterThanOrEqualTo(CHANNELS);
+        assertThat(status.path("processed").asLong()).isGreaterThanOrEqualTo(status.path("before").path("position").asLong());
+        assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
+    }
+
+    @Test
+    void replayIsAnAdminOperation() {
+        Http.Reply anonymous = Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/api/admin/replay"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.json().path("code").asText()).isEqualTo("admin_unauthorized");
+    }
+
+    private JsonNode awaitFinished(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode status = admin("GET").json();
+            String state = status.path("state").asText();
+            if (state.equals("COMPLETED") || state.equals("FAILED")) {
+                return status;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the replay did not finish within " + timeout + ": " + admin("GET").body());
+    }
+
+    private static void assertAccountIsTheSumOf(Map<String, List<Object>> histories, ProviderAccount account) {
+        List<ChannelState> states = histories.values().stream().map(ChannelState::replay).toList();
+        assertThat(account.channels()).isEqualTo(states.size());
+        assertThat(account.openChannels()).isEqualTo(states.stream().filter(s -> s.status() == ChannelStatus.OPEN).count());
+        assertThat(account.claimable()).isEqualTo(sum(states.stream().map(ChannelState::claimable).toList()));
+        assertThat(account.claimed()).isEqualTo(sum(states.stream().map(ChannelState::claimed).toList()));
+        assertThat(account.feesPaid()).isEqualTo(sum(states.stream().map(ChannelState::feesPaid).toList()));
+    }
+
+    private static BigInteger sum(List<BigInteger> values) {
+        return values.stream().reduce(BigInteger.ZERO, BigInteger::add);
+    }
+}
