@@ -16,6 +16,8 @@ public final class TestDatabases {
     private static final String PORT = env("CHAN_TEST_PG_PORT", "5432");
     public static final String USER = env("CHAN_TEST_PG_USER", "postgres");
     public static final String PASSWORD = env("CHAN_TEST_PG_PASSWORD", "");
+    /** Lets two test runs share one server without dropping each other's databases. */
+    private static final String SUFFIX = env("CHAN_TEST_DB_SUFFIX", "");
 
     private TestDatabases() {
     }
@@ -25,7 +27,8 @@ public final class TestDatabases {
     }
 
     /** Drops {@code name} if it exists (ending its connections) and creates it empty. */
-    public static String recreate(String name) {
+    public static String recreate(String baseName) {
+        String name = baseName + SUFFIX;
         if (!name.matches("[a-z_][a-z0-9_]*")) {
             throw new IllegalArgumentException("test database names are plain identifiers: " + name);
         }
