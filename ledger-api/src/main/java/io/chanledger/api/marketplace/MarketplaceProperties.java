@@ -35,7 +35,8 @@ public record MarketplaceProperties(
         @DefaultValue Registration registration,
         @DefaultValue Health health,
         @DefaultValue Catalog catalog,
-        @DefaultValue Agent agent) {
+        @DefaultValue Agent agent,
+        @DefaultValue Skills skills) {
 
     /**
      * {@code connectionTimeout}: the whole connection test ({@code GET {apiUrl}/v1/pricing}).
@@ -87,6 +88,14 @@ public record MarketplaceProperties(
                     + "on Polygon: no API keys, accounts or subscriptions.") String purpose,
             @DefaultValue("No SDK is needed: any EIP-712 library signs vouchers with the domain and types "
                     + "published at /api/chan/signing.") String sdk) {
+    }
+
+    /**
+     * {@code location}: the skill files loaded at start, a Spring resource pattern. The default reads
+     * the copies of deploy/skills packaged into the application; {@code file:/etc/chan/skills/*.json}
+     * reads a directory of the deployment instead.
+     */
+    public record Skills(@DefaultValue("classpath:skills/*.json") String location) {
     }
 
     public MarketplaceProperties {

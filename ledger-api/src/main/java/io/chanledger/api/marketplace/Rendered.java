@@ -2,7 +2,6 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
@@ -17,9 +16,9 @@ import org.springframework.http.ResponseEntity;
  * A JSON body serialized once, with its strong entity tag (a hash of the bytes), answered as is
  * to every request until it is replaced. Requests whose {@code If-None-Match} names the tag get 304.
  */
-record Rendered(byte[] body, String etag) {
+public record Rendered(byte[] body, String etag) {
 
-    static Rendered of(ObjectMapper mapper, Object value) {
+    public static Rendered of(ObjectMapper mapper, Object value) {
         try {
             byte[] bytes = mapper.writeValueAsBytes(value);
             return new Rendered(bytes, tag(bytes));
@@ -37,7 +36,7 @@ record Rendered(byte[] body, String etag) {
         }
     }
 
-    ResponseEntity<byte[]> respond(String ifNoneMatch, CacheControl cacheControl) {
+    public ResponseEntity<byte[]> respond(String ifNoneMatch, CacheControl cacheControl) {
         if (matches(ifNoneMatch)) {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).cacheControl(cacheControl).build();
         }
@@ -67,9 +66,5 @@ record Rendered(byte[] body, String etag) {
             }
         }
         return false;
-    }
-
-    String text() {
-        return new String(body, StandardCharsets.UTF_8);
     }
 }

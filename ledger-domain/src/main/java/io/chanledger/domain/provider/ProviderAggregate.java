@@ -112,21 +112,25 @@ class ProviderAggregate {
         apply(new ProviderModelsPublished(providerId, command.models(), command.publishedAt()));
     }
 
+    /** Returns whether the provider went online with this command (false: it already was). */
     @CommandHandler
-    void handle(RecordProviderOnline command) {
+    boolean handle(RecordProviderOnline command) {
         if (online) {
-            return;
+            return false;
         }
         apply(new ProviderWentOnline(providerId, command.checkedAt()));
+        return true;
     }
 
+    /** Returns whether the provider went offline with this command (false: it already was). */
     @CommandHandler
-    void handle(RecordProviderOffline command) {
+    boolean handle(RecordProviderOffline command) {
         if (!online) {
-            return;
+            return false;
         }
         String reason = command.reason() == null ? "no answer" : truncate(command.reason());
         apply(new ProviderWentOffline(providerId, reason, command.consecutiveFailures(), command.checkedAt()));
+        return true;
     }
 
     @EventSourcingHandler

@@ -167,10 +167,12 @@ class ProviderAggregateTest {
     void onlyStatusTransitionsAreRecorded() {
         fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderWentOnline(ID, T0))
                 .when(new RecordProviderOnline(ID, T1))
-                .expectNoEvents();
+                .expectNoEvents()
+                .expectResultMessagePayload(false);
         fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderWentOnline(ID, T0))
                 .when(new RecordProviderOffline(ID, "connection refused", 3, T1))
-                .expectEvents(new ProviderWentOffline(ID, "connection refused", 3, T1));
+                .expectEvents(new ProviderWentOffline(ID, "connection refused", 3, T1))
+                .expectResultMessagePayload(true);
         fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderWentOnline(ID, T0),
                         new ProviderWentOffline(ID, "timeout", 3, T0))
                 .when(new RecordProviderOffline(ID, "timeout", 4, T1))

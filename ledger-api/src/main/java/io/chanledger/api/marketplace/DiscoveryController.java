@@ -1,0 +1,67 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.domain.eip712.Hex;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The agent discovery document and the signing information, both fixed by configuration and serialized once. */
+@RestController
+@Tag(name = "Marketplace")
+class DiscoveryController {
+
+    static final String DOCS_PATH = "/swagger-ui/index.html";
+    static final String OPENAPI_PATH = "/v3/api-docs";
+    private static final CacheControl ONE_HOUR = CacheControl.maxAge(Duration.ofHours(1)).cachePublic();
+
+    private final Rendered agent;
+    private final Rendered signing;
+
+    DiscoveryController(MarketplaceProperties properties, ChainProperties chain, ObjectMapper mapper) {
+        String contract = Hex.toChecksumAddress(chain.channelContract());
+        String providersUrl = properties.url("/api/mcp/providers");
+        this.agent = Rendered.of(mapper, new AgentInfo(properties.agent().name(), properties.agent().purpose(),
+                "GET " + providersUrl + " to find a provider; approve USDC for " + contract + " once, open a channel "
+                        + "to the provider's providerAddress, then send requests with an X-CHAN-Voucher header signed "
+                        + "as " + properties.url("/api/chan/signing") + " describes.",
+                new AgentInfo.Endpoints(providersUrl, properties.url(DOCS_PATH), properties.url(OPENAPI_PATH)),
+                contract, properties.agent().sdk()));
+        this.signing = Rendered.of(mapper, new SigningInfo(
+                new SigningInfo.Domain("ChanChannel", "1", chain.chainId(), contract),
+                new SigningInfo.VoucherTypes(List.of(new SigningInfo.Field("channelId", "bytes32"),
+                        new SigningInfo.Field("amount", "uint256"), new SigningInfo.Field("nonce", "uint256"))),
+                new SigningInfo.CloseAuthorizationTypes(List.of(new SigningInfo.Field("channelId", "bytes32"),
+                        new SigningInfo.Field("finalAmount", "uint256"))),
+                new SigningInfo.ProviderEndpoints("/v1/chat/completions", "X-CHAN-Voucher", "/v1/close-channel",
+                        "/v1/pricing", "/v1/models"),
+                new SigningInfo.Contracts(contract, Hex.toChecksumAddress(chain.usdc())),
+                new SigningInfo.Network(properties.networkName(), chain.chainId())));
+    }
+
+    @GetMapping(path = "/api/agent", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "What this marketplace is and where an agent starts")
+    @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = AgentInfo.class)))
+    ResponseEntity<byte[]> agent(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        return agent.respond(ifNoneMatch, ONE_HOUR);
+    }
+
+    @GetMapping(path = "/api/chan/signing", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "EIP-712 domain and types of vouchers and close authorizations, provider endpoints, contracts")
+    @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SigningInfo.class)))
+    ResponseEntity<byte[]> signing(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        return signing.respond(ifNoneMatch, ONE_HOUR);
+    }
+}

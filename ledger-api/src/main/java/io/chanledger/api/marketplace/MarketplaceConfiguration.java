@@ -1,0 +1,47 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.domain.provider.ProviderAggregateDefinition;
+import io.chanledger.projections.marketplace.CatalogReader;
+import io.chanledger.projections.marketplace.JdbcProviderDirectoryStore;
+import io.chanledger.projections.marketplace.MarketplaceCatalog;
+import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
+import io.chanledger.projections.marketplace.ProviderHealthStore;
+import java.time.Clock;
+import org.axonframework.config.ConfigurerModule;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Wires the Provider aggregate, the directory projection and the in-memory catalog built from it. */
+@Configuration(proxyBeanMethods = false)
+class MarketplaceConfiguration {
+
+    @Bean
+    ConfigurerModule providerAggregateModule(MarketplaceProperties properties) {
+        return configurer -> configurer.configureAggregate(
+                ProviderAggregateDefinition.configurer(properties.snapshotThreshold()));
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    MarketplaceCatalog marketplaceCatalog(JdbcTemplate jdbc, MarketplaceProperties properties, Clock clock) {
+        return new MarketplaceCatalog(new CatalogReader(jdbc, properties.historyLimit()), clock,
+                properties.catalog().debounce(), properties.catalog().pollInterval());
+    }
+
+    @Bean
+    ProviderDirectoryProjection providerDirectoryProjection(JdbcTemplate jdbc, MarketplaceCatalog catalog) {
+        return new ProviderDirectoryProjection(new JdbcProviderDirectoryStore(jdbc), catalog::requestRefresh);
+    }
+
+    @Bean
+    ProviderHealthStore providerHealthStore(JdbcTemplate jdbc) {
+        return new ProviderHealthStore(jdbc);
+    }
+
+    @Bean
+    ValidatorRegistry validatorRegistry(MarketplaceCatalog catalog, ObjectMapper mapper, Clock clock,
+                                        MarketplaceProperties properties) {
+        return new ValidatorRegistry(catalog::current, mapper, clock, properties.registryCache(), properties.subnet());
+    }
+}

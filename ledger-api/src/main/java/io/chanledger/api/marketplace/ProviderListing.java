@@ -1,0 +1,166 @@
+package io.chanledger.api.marketplace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.projections.marketplace.CatalogSnapshot;
+import io.chanledger.projections.marketplace.MarketplaceCatalog;
+import io.chanledger.projections.marketplace.ProviderRow;
+import io.chanledger.projections.marketplace.ProviderView;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.springframework.stereotype.Component;
+
+/**
+ * The provider list and the directory, precomputed from each catalog snapshot when it arrives:
+ * the unfiltered list (what agents ask for most) and the directory are serialized once per
+ * change; filtered lists are built from the ready entries and cached until the next change.
+ */
+@Component
+class ProviderListing {
+
+    static final String VERSION = "1.0";
+    private static final int MAX_CACHED_QUERIES = 256;
+
+    /** A listed provider: its view for filtering, its spec-shaped entry for rendering. */
+    private record Listed(ProviderView view, ProvidersResponse.Provider entry) {
+    }
+
+    private record State(CatalogSnapshot snapshot, List<Listed> listed, Rendered unfiltered, Rendered directory,
+                         Map<String, DirectoryResponse.Entry> directoryEntries,
+                         Map<ProviderQuery, Rendered> queries) {
+    }
+
+    private final ObjectMapper mapper;
+    private final MarketplaceProperties properties;
+    private final long chainId;
+    private final ProvidersResponse.ProtocolMeta meta;
+    private volatile State state;
+
+    ProviderListing(MarketplaceCatalog catalog, ObjectMapper mapper, MarketplaceProperties properties,
+                    ChainProperties chain) {
+        this.mapper = mapper;
+        this.properties = properties;
+        this.chainId = chain.chainId();
+        this.meta = new ProvidersResponse.ProtocolMeta(properties.protocol(), properties.network(),
+                Hex.toChecksumAddress(chain.channelContract()), properties.directoryUrl(), properties.marketplaceUrl());
+        catalog.addListener(this::rebuild);
+    }
+
+    Rendered providers(ProviderQuery query) {
+        State current = state;
+        if (query.equals(ProviderQuery.DEFAULT)) {
+            return current.unfiltered();
+        }
+        Rendered cached = current.queries().get(query);
+        if (cached != null) {
+            return cached;
+        }
+        Rendered rendered = render(current, query);
+        if (current.queries().size() < MAX_CACHED_QUERIES) {
+            current.queries().put(query, rendered);
+        }
+        return rendered;
+    }
+
+    Rendered directory() {
+        return state.directory();
+    }
+
+    Optional<DirectoryResponse.Entry> directoryEntry(String providerId) {
+        return Optional.ofNullable(state.directoryEntries().get(providerId));
+    }
+
+    CatalogSnapshot snapshot() {
+        return state.snapshot();
+    }
+
+    private void rebuild(CatalogSnapshot snapshot) {
+        List<Listed> listed = snapshot.providers().stream()
+                .filter(ProviderView::listed)
+                .map(view -> new Listed(view, entry(view)))
+                .toList();
+        Map<String, DirectoryResponse.Entry> entries = new ConcurrentHashMap<>();
+        List<DirectoryResponse.Entry> all = snapshot.providers().stream().map(this::directoryEntry).toList();
+        all.forEach(e -> entries.put(e.id(), e));
+        Rendered directory = Rendered.of(mapper, new DirectoryResponse(VERSION, millis(snapshot.builtAt()), all.size(), all));
+        State next = new State(snapshot, listed, null, directory, entries, new ConcurrentHashMap<>());
+        state = new State(snapshot, listed, render(next, ProviderQuery.DEFAULT), directory, entries, next.queries());
+    }
+
+    private Rendered render(State current, ProviderQuery query) {
+        List<ProvidersResponse.Provider> providers = select(current.listed().stream(), query)
+                .map(Listed::entry)
+                .toList();
+        return Rendered.of(mapper, new ProvidersResponse(VERSION, providers.size(), millis(current.snapshot().builtAt()),
+                providers, ProviderQuery.DESCRIPTION, meta));
+    }
+
+    private static Stream<Listed> select(Stream<Listed> listed, ProviderQuery query) {
+        return listed
+                .filter(p -> !query.onlineOnly() || p.view().online())
+                .filter(p -> query.category() == null || p.view().row().category().equals(query.category())
+                        || p.view().row().additionalCategories().contains(query.category()))
+                .filter(p -> query.tier() == null || p.view().row().tier().equals(query.tier()))
+                .filter(p -> query.minScore() == null || score(p.view().row()).compareTo(query.minScore()) >= 0)
+                .filter(p -> query.model() == null || p.view().models().stream().anyMatch(m -> matches(m, query.model())))
+                .limit(query.limit());
+    }
+
+    /** Real clients match a model by id, or by a part of its name, ignoring case. */
+    static boolean matches(ModelPrice model, String lowercaseQuery) {
+        return model.id().toLowerCase(Locale.ROOT).contains(lowercaseQuery)
+                || model.name().toLowerCase(Locale.ROOT).contains(lowercaseQuery);
+    }
+
+    private static BigDecimal score(ProviderRow row) {
+        return row.score() == null ? BigDecimal.ZERO : row.score();
+    }
+
+    private ProvidersResponse.Provider entry(ProviderView view) {
+        ProviderRow row = view.row();
+        return new ProvidersResponse.Provider(row.providerId(), row.name(), row.description(), row.apiUrl(),
+                Hex.toChecksumAddress(row.address()), row.category(), chainId,
+                new ProvidersResponse.Status(row.online(), millis(view.health().lastChecked()), view.health().latencyMs()),
+                models(view.models()), properties.protocol(), row.docsUrl());
+    }
+
+    static List<ProvidersResponse.Model> models(List<ModelPrice> models) {
+        return models.stream().map(m -> new ProvidersResponse.Model(m.id(), m.name(),
+                new ProvidersResponse.Pricing(Usdc.formatDecimalUsdc(m.inputPer1kTokens()),
+                        Usdc.formatDecimalUsdc(m.outputPer1kTokens()), "USDC", Usdc.DECIMALS))).toList();
+    }
+
+    private DirectoryResponse.Entry directoryEntry(ProviderView view) {
+        ProviderRow row = view.row();
+        ProviderView.Health health = view.health();
+        return new DirectoryResponse.Entry(row.providerId(), row.name(), row.description(), row.apiUrl(),
+                Hex.toChecksumAddress(row.address()), row.category(), row.additionalCategories(), row.tier(),
+                row.hotkey(), row.uid(), view.contact(), row.docsUrl(), chainId, millis(row.registeredAt()),
+                new DirectoryResponse.Approval(row.approval(), millis(row.approvalChangedAt()), row.suspensionReason()),
+                row.score(),
+                new DirectoryResponse.DirectoryStatus(row.online(), millis(row.onlineChangedAt()),
+                        millis(health.lastChecked()), health.latencyMs(), health.consecutiveFailures(),
+                        row.online() ? health.lastError() : firstNonNull(health.lastError(), row.offlineReason())),
+                models(view.models()),
+                view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
+                        .toList());
+    }
+
+    private static String firstNonNull(String a, String b) {
+        return a != null ? a : b;
+    }
+
+    static Instant millis(Instant instant) {
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
+    }
+}

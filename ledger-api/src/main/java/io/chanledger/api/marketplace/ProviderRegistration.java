@@ -1,0 +1,149 @@
+package io.chanledger.api.marketplace;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.eip712.SignatureVerdict;
+import io.chanledger.domain.provider.ProviderIds;
+import io.chanledger.domain.provider.ProviderTier;
+import io.chanledger.domain.provider.RegisterProvider;
+import io.chanledger.domain.provider.RegistrationMessage;
+import io.chanledger.projections.marketplace.MarketplaceCatalog;
+import io.chanledger.projections.marketplace.ProviderHealthStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+
+/**
+ * Registers a provider: the wallet signature first (cheap, and it proves the address), then the
+ * nonce, then the connection test (up to 10 s of someone else's server), then the command. The
+ * address check before the test only saves the test; the event store refuses a second
+ * registration of the address whatever the timing (see {@code ProviderIds}).
+ */
+@Service
+class ProviderRegistration {
+
+    /** How long an answer waits for the directory to show what the request changed. */
+    static final Duration READ_YOUR_WRITE = Duration.ofSeconds(2);
+
+    /** What the registrant is told: where the provider stands now. */
+    record Outcome(String id, String providerAddress, String approval, boolean online, int models,
+                   long latencyMs, String directoryUrl) {
+    }
+
+    private final CommandGateway commands;
+    private final EventStore eventStore;
+    private final ProviderProbe probe;
+    private final RegistrationNonces nonces;
+    private final ProviderContacts contacts;
+    private final ProviderHealthStore health;
+    private final MarketplaceCatalog catalog;
+    private final MarketplaceProperties properties;
+    private final long chainId;
+    private final Clock clock;
+
+    ProviderRegistration(CommandGateway commands, EventStore eventStore, ProviderProbe probe, RegistrationNonces nonces,
+                         ProviderContacts contacts, ProviderHealthStore health, MarketplaceCatalog catalog,
+                         MarketplaceProperties properties, ChainProperties chain, Clock clock) {
+        this.commands = commands;
+        this.eventStore = eventStore;
+        this.probe = probe;
+        this.nonces = nonces;
+        this.contacts = contacts;
+        this.health = health;
+        this.catalog = catalog;
+        this.properties = properties;
+        this.chainId = chain.chainId();
+        this.clock = clock;
+    }
+
+    Outcome register(RegistrationRequest request) {
+        Instant now = clock.instant();
+        verifySignature(request, now);
+        String providerId = ProviderIds.forAddress(request.address());
+        try {
+            probe.checkAllowed(request.apiUrl());
+        } catch (AddressPolicy.BlockedAddressException e) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "api_url_not_allowed", "apiUrl: " + e.getMessage(),
+                    Map.of("field", "apiUrl"));
+        } catch (ProbeFailure e) {
+            throw connectionTestFailed(request, e);
+        }
+        if (eventStore.lastSequenceNumberFor(providerId).isPresent()) {
+            throw alreadyRegistered(request, providerId);
+        }
+        if (!nonces.take(request.address(), request.nonce(), now)) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "nonce_already_used",
+                    "nonce: this signed registration was used before; sign a new message with a fresh nonce",
+                    Map.of("field", "nonce"));
+        }
+        ProviderProbe.Answer answer;
+        try {
+            answer = probe.pricing(request.apiUrl(), request.address(), properties.registration().connectionTimeout());
+        } catch (ProbeFailure e) {
+            throw connectionTestFailed(request, e);
+        }
+        Instant registeredAt = clock.instant();
+        boolean autoApprove = request.tier() == ProviderTier.BITTENSOR && properties.autoApproveBittensor();
+        try {
+            commands.sendAndWait(new RegisterProvider(providerId, request.address(), request.name(),
+                    request.description(), request.apiUrl().toString(), request.category(),
+                    request.additionalCategories(), request.tier(), request.hotkey(), request.uid(), request.docsUrl(),
+                    answer.models(), registeredAt, autoApprove));
+        } catch (AggregateStreamCreationException e) {
+            throw alreadyRegistered(request, providerId);
+        }
+        if (request.contact() != null) {
+            contacts.save(providerId, request.contact(), registeredAt);
+        }
+        health.recordSuccess(providerId, registeredAt, answer.latencyMs());
+        health.markChanged();
+        catalog.requestRefresh();
+        catalog.awaitSnapshot(snapshot -> snapshot.find(providerId).isPresent(), READ_YOUR_WRITE);
+        return new Outcome(providerId, Hex.toChecksumAddress(request.address()), autoApprove ? "approved" : "pending",
+                true, answer.models().size(), answer.latencyMs(), properties.directoryUrl() + "/" + providerId);
+    }
+
+    private void verifySignature(RegistrationRequest request, Instant now) {
+        RegistrationMessage message = new RegistrationMessage(request.signedAddress(), request.signedApiUrl(), chainId,
+                request.nonce(), request.signedIssuedAt());
+        SignatureVerdict verdict = message.recover(request.signature());
+        if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "invalid_signature",
+                    "signature: not a valid wallet signature (" + reason.code() + ")", Map.of("field", "signature"));
+        }
+        String signer = ((SignatureVerdict.Recovered) verdict).signer();
+        if (!signer.equals(request.address())) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "wrong_signer", "signature: the registration message was signed by "
+                    + Hex.toChecksumAddress(signer) + ", not by providerAddress " + Hex.toChecksumAddress(request.address())
+                    + " (check that the signed text matches the documented format)", Map.of("field", "signature"));
+        }
+        if (request.issuedAt().isBefore(now.minus(properties.registration().signatureMaxAge()))) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "signature_expired", "issuedAt: the signed registration is older than "
+                    + properties.registration().signatureMaxAge().toMinutes() + " minutes; sign a new one",
+                    Map.of("field", "issuedAt"));
+        }
+        if (request.issuedAt().isAfter(now.plus(properties.registration().signatureMaxSkew()))) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "signature_from_the_future",
+                    "issuedAt: lies in the future; check the signing machine's clock", Map.of("field", "issuedAt"));
+        }
+    }
+
+    private static ApiProblem alreadyRegistered(RegistrationRequest request, String providerId) {
+        return new ApiProblem(HttpStatus.CONFLICT, "address_already_registered", "providerAddress: "
+                + Hex.toChecksumAddress(request.address()) + " is already registered as " + providerId,
+                Map.of("field", "providerAddress", "providerId", providerId));
+    }
+
+    private static ApiProblem connectionTestFailed(RegistrationRequest request, ProbeFailure failure) {
+        return new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "connection_test_failed",
+                "the connection test GET " + request.apiUrl() + "/v1/pricing failed: " + failure.getMessage(),
+                Map.of("field", "apiUrl", "reason", failure.getMessage()));
+    }
+}

@@ -1,0 +1,110 @@
+package io.chanledger.api.marketplace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The test profile polls every 300 ms and takes a provider offline after 2 failed checks in a
+ * row; the waits below allow many times that.
+ */
+class HealthCheckTest extends LedgerIntegrationTest {
+
+    private MarketplaceFixture fixture;
+    private MarketplaceFixture.Registered provider;
+
+    @BeforeEach
+    void registerAndApprove() {
+        fixture = new MarketplaceFixture(baseUrl());
+        provider = fixture.register(b -> { }, "health", null);
+        fixture.approve(provider);
+        fixture.awaitEntry(provider, e -> e.path("approval").path("state").asText().equals("approved")
+                && e.path("status").path("online").asBoolean());
+    }
+
+    @AfterEach
+    void stop() {
+        fixture.close();
+    }
+
+    private static List<String> events(JsonNode entry) {
+        return StreamSupport.stream(entry.path("history").spliterator(), false).map(h -> h.path("event").asText())
+                .toList();
+    }
+
+    @Test
+    void aProviderThatStopsAnsweringGoesOfflineAndComesBack() {
+        assertThat(fixture.listed("")).containsExactly(provider.id());
+
+        provider.stub().down(true);
+
+        fixture.awaitEntry(provider, e -> !e.path("status").path("online").asBoolean());
+        JsonNode offline = fixture.directoryEntry(provider.id());
+        assertThat(offline.path("status").path("consecutiveFailures").asInt()).isGreaterThanOrEqualTo(2);
+        assertThat(offline.path("status").path("lastError").asText()).contains("HTTP 503");
+        assertThat(events(offline)).endsWith("offline");
+        assertThat(fixture.listed("")).isEmpty();
+        assertThat(fixture.listed("online=false")).containsExactly(provider.id());
+
+        provider.stub().down(false);
+
+        fixture.awaitEntry(provider, e -> e.path("status").path("online").asBoolean());
+        JsonNode back = fixture.directoryEntry(provider.id());
+        assertThat(back.path("status").path("consecutiveFailures").asInt()).isZero();
+        assertThat(events(back)).containsSubsequence("offline", "online");
+        assertThat(events(back).stream().filter("offline"::equals).count()).isEqualTo(1);
+        assertThat(fixture.listed("")).containsExactly(provider.id());
+    }
+
+    @Test
+    void aPriceChangeIsPublishedOnceAndUnchangedPollsRecordNothing() {
+        JsonNode before = fixture.directoryEntry(provider.id());
+        String lastChecked = before.path("status").path("lastChecked").asText();
+        fixture.awaitEntry(provider, e -> !e.path("status").path("lastChecked").asText().equals(lastChecked));
+        assertThat(events(fixture.directoryEntry(provider.id()))).isEqualTo(events(before));
+
+        provider.stub().price(fixture.token + "-health", "0.001", "0.002");
+
+        fixture.awaitEntry(provider, e -> e.path("models").get(0).path("pricing").path("inputPer1kTokens").asText()
+                .equals("0.001"));
+        JsonNode after = fixture.directoryEntry(provider.id());
+        assertThat(after.path("models").get(0).path("pricing").path("outputPer1kTokens").asText()).isEqualTo("0.002");
+        assertThat(events(after).stream().filter("models_published"::equals).count()).isEqualTo(2);
+        String checked = after.path("status").path("lastChecked").asText();
+        fixture.awaitEntry(provider, e -> !e.path("status").path("lastChecked").asText().equals(checked));
+        assertThat(events(fixture.directoryEntry(provider.id()))).isEqualTo(events(after));
+    }
+
+    @Test
+    void aSuspendedProviderIsNoLongerPolled() {
+        MarketplaceFixture.Registered witness = fixture.register(b -> { }, "witness", null);
+        fixture.approve(witness);
+        Registrations.admin(baseUrl(), "POST", "/api/admin/providers/" + provider.id() + "/suspend", null);
+        fixture.awaitEntry(provider, e -> e.path("approval").path("state").asText().equals("suspended"));
+        awaitRounds(witness, 2);
+        int calls = provider.stub().pricingCalls();
+        String lastChecked = fixture.directoryEntry(provider.id()).path("status").path("lastChecked").asText();
+
+        awaitRounds(witness, 3);
+
+        assertThat(provider.stub().pricingCalls()).isEqualTo(calls);
+        assertThat(fixture.directoryEntry(provider.id()).path("status").path("lastChecked").asText())
+                .isEqualTo(lastChecked);
+    }
+
+    /** Waits until the witness has been checked {@code rounds} more times: that many rounds ran meanwhile. */
+    private void awaitRounds(MarketplaceFixture.Registered witness, int rounds) {
+        for (int i = 0; i < rounds; i++) {
+            JsonNode entry = fixture.directoryEntry(witness.id());
+            String checked = entry == null ? "" : entry.path("status").path("lastChecked").asText();
+            fixture.awaitEntry(witness, e -> !e.path("status").path("lastChecked").asText().equals(checked)
+                    && e.path("approval").path("state").asText().equals("approved"));
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.chanledger.api.marketplace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.eip712.DigestSigner;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+class ProviderProbeTest {
+
+    private static final DigestSigner WALLET = TestKeys.wallet("probe-provider");
+    private static final Duration TIMEOUT = Duration.ofMillis(800);
+
+    private final ProviderProbe probe = new ProviderProbe(properties(), new ChainProperties(137,
+            "0x5FbDB2315678afecb367f032d93F642f64180aa3", "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null),
+            new ObjectMapper());
+    private StubProvider stub;
+    private HttpServer raw;
+
+    private static MarketplaceProperties properties() {
+        Map<String, String> settings = Map.of("chan.marketplace.allow-private-addresses", "true",
+                "chan.marketplace.registration.max-response-bytes", "65536");
+        return new Binder(new MapConfigurationPropertySource(settings))
+                .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class));
+    }
+
+    @BeforeEach
+    void start() {
+        stub = new StubProvider(WALLET.address()).price("small", "0.0001", "0.0002");
+    }
+
+    @AfterEach
+    void stop() {
+        stub.close();
+        if (raw != null) {
+            raw.stop(0);
+        }
+    }
+
+    private URI rawServer(int status, String location, byte[] body) throws Exception {
+        raw = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        raw.createContext("/", exchange -> {
+            if (location != null) {
+                exchange.getResponseHeaders().set("Location", location);
+            }
+            exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        raw.start();
+        return URI.create("http://127.0.0.1:" + raw.getAddress().getPort());
+    }
+
+    @Test
+    void aHealthCheckReadsTheModelsAndTheirPrices() throws Exception {
+        ProviderProbe.Answer answer = probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT);
+
+        assertThat(answer.models()).singleElement().satisfies(m -> {
+            assertThat(m.id()).isEqualTo("small");
+            assertThat(m.inputPer1kTokens()).isEqualTo(100);
+            assertThat(m.outputPer1kTokens()).isEqualTo(200);
+        });
+        assertThat(answer.latencyMs()).isNotNegative();
+    }
+
+    @Test
+    void aProviderThatAnswersTooLateFails() {
+        stub.delay(3_000);
+
+        assertThatThrownBy(() -> probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessageContaining("in time");
+    }
+
+    @Test
+    void nothingListeningFails() {
+        String url = stub.url();
+        stub.close();
+
+        assertThatThrownBy(() -> probe.health(URI.create(url), WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessageContaining("/v1/models failed");
+    }
+
+    @Test
+    void redirectsAreNotFollowed() throws Exception {
+        URI url = rawServer(302, stub.url() + "/v1/pricing", new byte[0]);
+
+        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessage("/v1/pricing answered HTTP 302");
+    }
+
+    @Test
+    void aResponseAboveTheLimitIsNotRead() throws Exception {
+        URI url = rawServer(200, null, new byte[200_000]);
+
+        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessageContaining("larger than 65536 bytes");
+    }
+
+    @Test
+    void aModelListThatIsNotAListFails() throws Exception {
+        URI url = rawServer(200, null, "{\"object\":\"list\"}".getBytes());
+
+        assertThatThrownBy(() -> probe.health(url, WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessage("/v1/models did not answer with a model list");
+    }
+
+    @Test
+    void anInternalAddressIsRefusedByDefault() {
+        ProviderProbe strict = new ProviderProbe(new Binder(new MapConfigurationPropertySource(Map.of()))
+                .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class)),
+                new ChainProperties(137, "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                        "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null), new ObjectMapper());
+
+        assertThatThrownBy(() -> strict.checkAllowed(URI.create(stub.url())))
+                .isInstanceOf(AddressPolicy.BlockedAddressException.class);
+        assertThatThrownBy(() -> strict.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessageContaining("internal address");
+        assertThat(stub.pricingCalls()).isZero();
+    }
+}

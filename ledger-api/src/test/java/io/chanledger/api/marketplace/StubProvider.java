@@ -1,0 +1,125 @@
+package io.chanledger.api.marketplace;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.chanledger.domain.eip712.Hex;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+/**
+ * A provider on loopback that answers {@code /v1/pricing} and {@code /v1/models} the way the
+ * protocol describes (PROTOCOL.md §2). Tests switch it down (503), change its prices, make it
+ * name another address, or make it answer after a delay.
+ */
+final class StubProvider implements AutoCloseable {
+
+    /** model id → {input, output, name or null} prices as decimal USDC strings. */
+    private volatile Map<String, String[]> prices = new LinkedHashMap<>();
+    private volatile String address;
+    private volatile boolean down;
+    private volatile long delayMillis;
+    private final AtomicInteger pricingCalls = new AtomicInteger();
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    StubProvider(String address) {
+        this.address = address;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.createContext("/v1/pricing", this::pricing);
+        server.createContext("/v1/models", this::models);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    StubProvider price(String model, String input, String output) {
+        return price(model, null, input, output);
+    }
+
+    StubProvider price(String model, String name, String input, String output) {
+        Map<String, String[]> next = new LinkedHashMap<>(prices);
+        next.put(model, new String[]{input, output, name});
+        prices = next;
+        return this;
+    }
+
+    StubProvider withoutModels() {
+        prices = new LinkedHashMap<>();
+        return this;
+    }
+
+    void namesAddress(String other) {
+        address = other;
+    }
+
+    void down(boolean value) {
+        down = value;
+    }
+
+    void delay(long millis) {
+        delayMillis = millis;
+    }
+
+    int pricingCalls() {
+        return pricingCalls.get();
+    }
+
+    private void pricing(HttpExchange exchange) throws IOException {
+        pricingCalls.incrementAndGet();
+        String models = prices.entrySet().stream()
+                .map(e -> "\"" + e.getKey() + "\":{\"inputPer1kTokens\":\"" + e.getValue()[0]
+                        + "\",\"outputPer1kTokens\":\"" + e.getValue()[1] + "\""
+                        + (e.getValue()[2] == null ? "" : ",\"name\":\"" + e.getValue()[2] + "\"") + "}")
+                .collect(Collectors.joining(","));
+        answer(exchange, "{\"provider\":\"" + Hex.toChecksumAddress(address) + "\",\"providerName\":\"stub\","
+                + "\"chainId\":137,\"currency\":\"USDC\",\"decimals\":6,\"models\":{" + models + "}}");
+    }
+
+    private void models(HttpExchange exchange) throws IOException {
+        String data = prices.keySet().stream()
+                .map(id -> "{\"id\":\"" + id + "\",\"object\":\"model\",\"created\":1763700000,\"owned_by\":\"stub\"}")
+                .collect(Collectors.joining(","));
+        answer(exchange, "{\"object\":\"list\",\"data\":[" + data + "]}");
+    }
+
+    private void answer(HttpExchange exchange, String json) throws IOException {
+        try (exchange) {
+            if (delayMillis > 0) {
+                try {
+                    Thread.sleep(delayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            byte[] body = (down ? "{\"error\":\"down\"}" : json).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(down ? 503 : 200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

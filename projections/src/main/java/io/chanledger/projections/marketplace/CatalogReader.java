@@ -1,0 +1,72 @@
+package io.chanledger.projections.marketplace;
+
+import io.chanledger.domain.provider.ModelPrice;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Reads the whole directory in three queries (providers with health and contact, models, history). */
+public class CatalogReader {
+
+    private static final Comparator<ProviderView> LISTING_ORDER = Comparator
+            .comparing((ProviderView p) -> p.row().score() == null ? BigDecimal.ZERO : p.row().score())
+            .reversed()
+            .thenComparing(p -> p.row().name())
+            .thenComparing(ProviderView::id);
+
+    private final JdbcTemplate jdbc;
+    private final int historyLimit;
+
+    public CatalogReader(JdbcTemplate jdbc, int historyLimit) {
+        this.jdbc = jdbc;
+        this.historyLimit = historyLimit;
+    }
+
+    public long version() {
+        Long version = jdbc.queryForObject("SELECT version FROM marketplace_read_version WHERE name = ?", Long.class,
+                JdbcProviderDirectoryStore.VERSION_NAME);
+        return version == null ? 0 : version;
+    }
+
+    /** Read the version first: a change that lands while reading moves it again and is read next time. */
+    public CatalogSnapshot read(long version, Instant builtAt) {
+        // ordered in Java, not by the database's collation, so the list equals the published one
+        Map<String, List<ModelPrice>> models = new HashMap<>();
+        jdbc.query("SELECT provider_id, model_id, name, input_per_1k, output_per_1k FROM marketplace_provider_model "
+                + "ORDER BY provider_id, model_id", rs -> {
+                    models.computeIfAbsent(rs.getString("provider_id"), k -> new ArrayList<>())
+                            .add(new ModelPrice(rs.getString("model_id"), rs.getString("name"),
+                                    rs.getBigDecimal("input_per_1k").toBigIntegerExact(),
+                                    rs.getBigDecimal("output_per_1k").toBigIntegerExact()));
+                });
+        Map<String, List<HistoryEntry>> history = new HashMap<>();
+        jdbc.query("SELECT provider_id, sequence_number, occurred_at, kind, detail FROM ("
+                + "SELECT h.*, ROW_NUMBER() OVER (PARTITION BY provider_id ORDER BY sequence_number DESC) AS rn "
+                + "FROM marketplace_provider_history h) latest WHERE rn <= ? ORDER BY provider_id, sequence_number",
+                rs -> {
+                    history.computeIfAbsent(rs.getString("provider_id"), k -> new ArrayList<>())
+                            .add(new HistoryEntry(rs.getLong("sequence_number"),
+                                    JdbcProviderDirectoryStore.instant(rs, "occurred_at"), rs.getString("kind"),
+                                    rs.getString("detail")));
+                }, historyLimit);
+        List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
+                + "h.last_error, c.contact FROM marketplace_provider p "
+                + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
+                + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id", (rs, n) -> {
+                    ProviderRow row = JdbcProviderDirectoryStore.row(rs);
+                    long latency = rs.getLong("latency_ms");
+                    Long latencyMs = rs.wasNull() ? null : latency;
+                    ProviderView.Health health = new ProviderView.Health(
+                            JdbcProviderDirectoryStore.instant(rs, "last_checked"), latencyMs,
+                            rs.getInt("consecutive_failures"), rs.getString("last_error"));
+                    return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
+                            rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()));
+                });
+        return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
+    }
+}
