@@ -26,8 +26,9 @@ import org.web3j.protocol.core.methods.response.Transaction;
  * <p>Each {@link #poll} checks (once) that the node serves the configured chain, finds the final
  * block, checks that the checkpoint's block is still the chain's, and ingests the blocks after it
  * in bounded ranges. A range's logs are decoded, planned into commands (see {@link RangePlanner})
- * and committed together with the new checkpoint (see {@link BatchCommitter}); the in-memory
- * checkpoint only moves after a commit, so a failed range is simply read again. A node that
+ * and committed together with the new checkpoint (see {@link BatchCommitter}). The checkpoint is
+ * read from the store at each poll and only moves with a commit, so a failed range is simply read
+ * again, and two instances sharing a listener id cannot both record a range. A node that
  * refuses a range as too large gets half of it, and the range grows back after a few successes.
  *
  * <p>Three things stop the listener for good, since continuing could record wrong facts: a chain
@@ -46,7 +47,6 @@ public final class ChainListener {
     private final ListenerStats stats;
     private volatile ListenerHaltedException halted;
     private boolean chainVerified;
-    private boolean checkpointLoaded;
     private Checkpoint checkpoint;
     private int range;
     private int rangeSuccesses;
@@ -79,10 +79,6 @@ public final class ChainListener {
             stats.pollSucceeded();
         } catch (ListenerHaltedException e) {
             throw e;
-        } catch (ListenerStore.CheckpointMovedException e) {
-            checkpointLoaded = false;
-            stats.pollFailed(e.getMessage());
-            throw e;
         } catch (RuntimeException e) {
             stats.pollFailed(e.getMessage());
             throw e;
@@ -98,11 +94,9 @@ public final class ChainListener {
         if (!chainVerified) {
             verifyChainId();
         }
-        if (!checkpointLoaded) {
-            checkpoint = store.checkpoint(settings.listenerId()).orElse(null);
-            checkpointLoaded = true;
-            stats.checkpoint(checkpoint == null ? settings.startBlock() - 1 : checkpoint.blockNumber());
-        }
+        // read afresh each poll: another instance with the same id may have moved it
+        checkpoint = store.checkpoint(settings.listenerId()).orElse(null);
+        stats.checkpoint(checkpoint == null ? settings.startBlock() - 1 : checkpoint.blockNumber());
         BlockHeader target = finalBlock();
         stats.finalizedBlock(target.number());
         stats.running();

@@ -38,6 +38,7 @@ public final class ChainRpc {
     private static final String ERROR_STRING_SELECTOR = "0x08c379a0";
     private static final String PANIC_SELECTOR = "0x4e487b71";
     private static final long RECEIPT_TIMEOUT_MILLIS = 30_000;
+    private static final BigInteger TIP = BigInteger.valueOf(1_000_000_000L);
 
     private final AnvilNode node;
     private final Web3j web3j;
@@ -76,7 +77,7 @@ public final class ChainRpc {
         // Headroom over the estimate: the estimate is exact on an idle node, not when blocks move.
         BigInteger gasLimit = gas.getAmountUsed().multiply(BigInteger.valueOf(6)).divide(BigInteger.valueOf(5))
                 .add(BigInteger.valueOf(10_000));
-        BigInteger gasPrice = checked(web3j.ethGasPrice()).getGasPrice().shiftLeft(1);
+        BigInteger gasPrice = gasPrice();
         RawTransactionManager signer = new RawTransactionManager(web3j, from, AnvilNode.CHAIN_ID);
         EthSendTransaction sent;
         try {
@@ -88,6 +89,16 @@ public final class ChainRpc {
             throw reverted(sent.getError());
         }
         return sent.getTransactionHash();
+    }
+
+    /**
+     * Twice the latest base fee plus a fixed tip. Outbidding eth_gasPrice instead would feed anvil's
+     * tip suggestion, which then doubles with every transaction until no wallet can pay for gas.
+     */
+    private BigInteger gasPrice() {
+        var latest = checked(web3j.ethGetBlockByNumber(DefaultBlockParameterName.LATEST, false)).getBlock();
+        return latest.getBaseFeePerGasRaw() == null ? checked(web3j.ethGasPrice()).getGasPrice()
+                : latest.getBaseFeePerGas().shiftLeft(1).add(TIP);
     }
 
     /** Waits for a submitted transaction's receipt; throws if it failed. */

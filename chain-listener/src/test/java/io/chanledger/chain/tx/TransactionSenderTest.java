@@ -45,8 +45,7 @@ class TransactionSenderTest {
     }
 
     private TransactionSender sender(EthApi api, Duration receiptTimeout) {
-        // The devnet harness outbids itself on every transaction, which drives anvil's suggested tip
-        // up; a cap keeps these transactions affordable, as a cap would on a congested chain.
+        // a cap, as on a congested chain, keeps the test accounts' gas money ample whatever anvil suggests
         return new TransactionSender(api, account, DEVNET.chainId(),
                 new SenderSettings(receiptTimeout, Duration.ofMillis(50), BigInteger.ZERO, FEE_CAP, 20),
                 RevertReasons.channelContract());

@@ -1,6 +1,7 @@
 package io.chanledger.api.support;
 
 import io.chanledger.api.LedgerApplication;
+import io.chanledger.chain.devnet.Devnet;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -10,25 +11,47 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Base of every Spring integration test of the service: the whole application on a real port,
- * on a PostgreSQL database created for this test run. All subclasses share one application
- * context (keep it that way: no per-class properties, no @MockBean, no @DirtiesContext).
+ * on a PostgreSQL database created for this test run, following the shared devnet (anvil with
+ * the contracts at their canonical addresses) with the chain listener in depth mode, depth 0:
+ * every mined block is final at once, and anvil mines one block per transaction. All subclasses
+ * share one application context (keep it that way: no per-class properties, no @MockBean, no
+ * @DirtiesContext).
+ *
+ * <p>The listener treats a reorganisation of blocks it has ingested as an alert and stops, so
+ * tests must not revert the shared devnet (evm_revert) below its head; a test that needs to,
+ * starts a node of its own.
  */
 @SpringBootTest(classes = LedgerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles({"postgres", "test"})
 @AutoConfigureObservability(tracing = false)
 public abstract class LedgerIntegrationTest {
 
-    public static final String DATABASE = "chan_ledger_test";
+    /** chan_ledger_test unless the system property chan.test.database names another (for parallel runs). */
+    public static final String DATABASE = System.getProperty("chan.test.database", "chan_ledger_test");
     private static final String DATABASE_URL = TestDatabases.recreate(DATABASE);
+    private static final Devnet DEVNET = Devnet.shared();
 
     @LocalServerPort
     protected int port;
 
     @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
+    static void applicationProperties(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", () -> DATABASE_URL);
         registry.add("spring.datasource.username", () -> TestDatabases.USER);
         registry.add("spring.datasource.password", () -> TestDatabases.PASSWORD);
+        registry.add("chan.chain.rpc-url", DEVNET::rpcUrl);
+        registry.add("chan.chain.chain-id", DEVNET::chainId);
+        registry.add("chan.chain.channel-contract", DEVNET::channelAddress);
+        registry.add("chan.chain.usdc", DEVNET::usdcAddress);
+        registry.add("chan.listener.finality", () -> "depth");
+        registry.add("chan.listener.depth", () -> "0");
+        registry.add("chan.listener.poll-interval", () -> "100ms");
+        registry.add("chan.listener.lookup.pause", () -> "100ms");
+    }
+
+    /** The devnet the application follows. */
+    protected static Devnet devnet() {
+        return DEVNET;
     }
 
     protected String baseUrl() {

@@ -1,0 +1,83 @@
+package io.chanledger.api.chain;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.chain.ingest.BatchCommitter;
+import io.chanledger.chain.ingest.ChainListener;
+import io.chanledger.chain.ingest.ListenerRunner;
+import io.chanledger.chain.ingest.ListenerSettings;
+import io.chanledger.chain.ingest.ListenerStore;
+import io.chanledger.chain.lookup.ContractChannelLookup;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.domain.channel.ChannelLookup;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.StringUtils;
+
+/**
+ * The chain side of the ledger, present when {@code chan.chain.rpc-url} is set: the JSON-RPC
+ * client, the {@code getChannel} lookup behind provisional opens, and (unless
+ * {@code chan.listener.enabled} is false) the listener on its own thread with its health and meters.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(RpcConfigured.class)
+class ChainConfiguration {
+
+    @Bean
+    EthApi chainNode(ChainProperties chain, ListenerProperties listener) {
+        ListenerProperties.Rpc rpc = listener.rpc();
+        return new EthApi(new JsonRpcClient(chain.rpcUrl(), rpc.timeout(), rpc.retryPolicy(), rpc.maxBatchSize(),
+                duration -> Thread.sleep(duration.toMillis())));
+    }
+
+    @Bean
+    ChannelLookup channelLookup(EthApi chainNode, ChainProperties chain, ListenerProperties listener) {
+        return new ContractChannelLookup(chainNode, chain.channelContract(), listener.lookup().attempts(),
+                listener.lookup().pause());
+    }
+
+    @Bean
+    ListenerStore listenerStore(ConnectionProvider connectionProvider) {
+        return new ListenerStore(connectionProvider);
+    }
+
+    /** Component scanning finds this class on its own, so it repeats the outer condition. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(RpcConfigured.class)
+    @ConditionalOnProperty(prefix = "chan.listener", name = "enabled", havingValue = "true", matchIfMissing = true)
+    static class Listening {
+
+        @Bean
+        ChainListener chainListener(ChainProperties chain, ListenerProperties listener, EthApi chainNode,
+                                    ListenerStore listenerStore, CommandGateway commandGateway,
+                                    TransactionManager transactionManager) {
+            String id = StringUtils.hasText(listener.id()) ? listener.id()
+                    : ListenerSettings.defaultId(chain.chainId(), chain.channelContract());
+            ListenerSettings settings = new ListenerSettings(id, chain.chainId(), chain.channelContract(),
+                    listener.finalityRule(), listener.maxBlockRange(), listener.startBlock(), listener.maxLogsPerBatch());
+            BatchCommitter committer = new BatchCommitter(commandGateway, transactionManager, listenerStore,
+                    BatchCommitter.Probe.NONE);
+            return new ChainListener(settings, chainNode, listenerStore, committer);
+        }
+
+        @Bean
+        ListenerLifecycle chainListenerLifecycle(ChainListener chainListener, ListenerProperties listener) {
+            return new ListenerLifecycle(new ListenerRunner(chainListener, listener.pollInterval(), listener.maxBackoff()));
+        }
+
+        @Bean
+        ListenerHealthIndicator chainListenerHealthIndicator(ChainListener chainListener, ListenerProperties listener) {
+            return new ListenerHealthIndicator(chainListener.stats(), listener.failuresBeforeDown());
+        }
+
+        @Bean
+        ListenerMeters chainListenerMeters(ChainListener chainListener) {
+            return new ListenerMeters(chainListener.stats());
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.chanledger.api.chain;
+
+import io.chanledger.chain.ingest.Finality;
+import io.chanledger.chain.rpc.RetryPolicy;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The chain listener: {@code chan.listener.*}. It runs when {@code chan.chain.rpc-url} is set and
+ * {@code enabled} is true.
+ *
+ * @param finality         {@code finalized} (the node's finalized block) or {@code depth} (head minus {@code depth})
+ * @param depth            blocks below the head that count as final in depth mode
+ * @param pollInterval     pause between polls once caught up
+ * @param maxBlockRange    most blocks per {@code eth_getLogs}; halved while the node refuses, grown back later
+ * @param startBlock       first block to read when there is no checkpoint yet (the contract's deploy block)
+ * @param maxLogsPerBatch  most logs per database transaction (a block is never split)
+ * @param id               checkpoint key; empty means {@code <chain id>:<contract>}
+ * @param maxBackoff       longest pause between failing polls
+ * @param failuresBeforeDown consecutive failed polls that turn the health indicator DOWN
+ */
+@ConfigurationProperties("chan.listener")
+public record ListenerProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("finalized") Finality.Mode finality,
+        @DefaultValue("64") int depth,
+        @DefaultValue("2s") Duration pollInterval,
+        @DefaultValue("1000") int maxBlockRange,
+        @DefaultValue("0") long startBlock,
+        @DefaultValue("2000") int maxLogsPerBatch,
+        String id,
+        @DefaultValue("1m") Duration maxBackoff,
+        @DefaultValue("5") int failuresBeforeDown,
+        @DefaultValue Rpc rpc,
+        @DefaultValue Lookup lookup) {
+
+    /** JSON-RPC transport: per-request timeout, retries of transient failures, batch size. */
+    public record Rpc(
+            @DefaultValue("10s") Duration timeout,
+            @DefaultValue("5") int maxAttempts,
+            @DefaultValue("200ms") Duration initialBackoff,
+            @DefaultValue("5s") Duration maxBackoff,
+            @DefaultValue("0.5") double jitter,
+            @DefaultValue("100") int maxBatchSize) {
+
+        public RetryPolicy retryPolicy() {
+            return new RetryPolicy(maxAttempts, initialBackoff, maxBackoff, 2.0, jitter);
+        }
+    }
+
+    /** {@code getChannel} lookups of channels the listener has not seen yet: attempts while the node answers zeros. */
+    public record Lookup(@DefaultValue("4") int attempts, @DefaultValue("250ms") Duration pause) {
+    }
+
+    public Finality finalityRule() {
+        return finality == Finality.Mode.DEPTH ? Finality.depth(depth) : Finality.finalizedTag();
+    }
+}

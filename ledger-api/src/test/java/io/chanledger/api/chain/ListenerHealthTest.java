@@ -1,0 +1,101 @@
+package io.chanledger.api.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.chain.ingest.BatchCommitter;
+import io.chanledger.chain.ingest.ChainListener;
+import io.chanledger.chain.ingest.Finality;
+import io.chanledger.chain.ingest.ListenerHaltedException;
+import io.chanledger.chain.ingest.ListenerSettings;
+import io.chanledger.chain.ingest.ListenerStats;
+import io.chanledger.chain.ingest.ListenerStore;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.chain.rpc.RetryPolicy;
+import io.chanledger.chain.rpc.RpcException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.transaction.TransactionManager;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.health.Status;
+
+class ListenerHealthTest extends LedgerIntegrationTest {
+
+    @Autowired
+    EthApi chainNode;
+    @Autowired
+    ListenerStore store;
+    @Autowired
+    CommandGateway commands;
+    @Autowired
+    TransactionManager transactions;
+
+    private ChainListener listener(String id, long chainId, EthApi eth) {
+        ListenerSettings settings = new ListenerSettings(id, chainId, devnet().channelAddress(), Finality.depth(0), 100, 0,
+                100);
+        return new ChainListener(settings, eth, store, new BatchCommitter(commands, transactions, store,
+                BatchCommitter.Probe.NONE));
+    }
+
+    @Test
+    void refusesToFollowANodeOfAnotherChain() {
+        String id = SeparateChain.uniqueId("amoy");
+        ChainListener listener = listener(id, 80_002, chainNode);
+
+        assertThatThrownBy(listener::poll).isInstanceOfSatisfying(ListenerHaltedException.class,
+                halted -> assertThat(halted.reason()).isEqualTo(ListenerStats.HaltReason.CHAIN_ID_MISMATCH));
+        assertThat(listener.stats().haltDetail()).contains("chain 137").contains("chain 80002");
+        assertThat(store.checkpoint(id)).isEmpty();
+        assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
+    }
+
+    @Test
+    void turnsDownAfterTheConfiguredNumberOfFailedPollsInARow() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        EthApi unreachable = new EthApi(new JsonRpcClient("http://127.0.0.1:" + closedPort, Duration.ofSeconds(1),
+                RetryPolicy.none()));
+        ChainListener listener = listener(SeparateChain.uniqueId("unreachable"), 137, unreachable);
+        ListenerHealthIndicator health = new ListenerHealthIndicator(listener.stats(), 3);
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(listener::poll).isInstanceOf(RpcException.class);
+        }
+        assertThat(health.health().getStatus()).isNotEqualTo(Status.DOWN);
+        assertThatThrownBy(listener::poll).isInstanceOf(RpcException.class);
+
+        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(health.health().getDetails()).containsEntry("reason", "RPC_FAILURES").containsEntry("consecutiveFailures", 3L);
+        assertThat(listener.stats().rpcFailures()).isEqualTo(3);
+    }
+
+    @Test
+    void theApplicationsListenerReportsItsHealthAndMeters() {
+        long head = chainNode.blockNumber();
+        String metrics = Await.until("the listener's checkpoint reaches block " + head,
+                () -> Http.get(baseUrl() + "/actuator/prometheus").body(), text -> gauge(text, "chan_listener_checkpoint_block") >= head);
+
+        assertThat(gauge(metrics, "chan_listener_lag_blocks")).isGreaterThanOrEqualTo(0);
+        assertThat(gauge(metrics, "chan_listener_halted")).isZero();
+        assertThat(metrics).contains("chan_listener_rpc_failures_total", "chan_listener_unknown_topics_total",
+                "chan_listener_logs_ingested_total", "chan_listener_polls_total", "chan_listener_finalized_block");
+        JsonNode component = Http.get(baseUrl() + "/actuator/health").json().path("components").path("chainListener");
+        assertThat(component.path("status").asText()).isEqualTo("UP");
+    }
+
+    /** The value of a gauge without tags in Prometheus text, or -1 when absent. */
+    private static double gauge(String metrics, String name) {
+        return metrics.lines().filter(line -> line.startsWith(name + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(name.length() + 1).trim())).orElse(-1.0);
+    }
+}
