@@ -26,8 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @AutoConfigureObservability(tracing = false)
 public abstract class LedgerIntegrationTest {
 
-    /** chan_ledger_test unless the system property chan.test.database names another (for parallel runs). */
-    public static final String DATABASE = System.getProperty("chan.test.database", "chan_ledger_test");
+    public static final String DATABASE = "chan_ledger_test";
     private static final String DATABASE_URL = TestDatabases.recreate(DATABASE);
     private static final Devnet DEVNET = Devnet.shared();
 
