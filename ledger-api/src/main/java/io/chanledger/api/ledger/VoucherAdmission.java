@@ -4,6 +4,7 @@ import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannelProvisionally;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
@@ -63,9 +64,18 @@ public class VoucherAdmission {
 
     /** Judges a voucher; throws {@link VoucherRejectedException} naming the reason when it is refused. */
     public VoucherReceipt admit(String channelId, String amount, String nonce, String signature) {
+        return admit(channelId, amount, nonce, signature, null);
+    }
+
+    /**
+     * Judges a voucher that pays for {@code request} at the provider gateway: the same rules as a
+     * plain voucher, plus the Channel aggregate's metering rules (see {@link MeteredRequest}).
+     */
+    public VoucherReceipt admit(String channelId, String amount, String nonce, String signature,
+                                MeteredRequest request) {
         Timer.Sample sample = Timer.start();
         try {
-            VoucherReceipt receipt = judge(SignedVoucher.parse(channelId, amount, nonce, signature));
+            VoucherReceipt receipt = judge(SignedVoucher.parse(channelId, amount, nonce, signature), request);
             (receipt.duplicate() ? duplicates : accepted).increment();
             return receipt;
         } catch (VoucherRejectedException rejection) {
@@ -76,7 +86,7 @@ public class VoucherAdmission {
         }
     }
 
-    private VoucherReceipt judge(SignedVoucher voucher) {
+    private VoucherReceipt judge(SignedVoucher voucher, MeteredRequest request) {
         SignatureVerdict verdict = voucher.verify(typedData);
         if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
             throw new VoucherRejectedException(VoucherRejection.INVALID_SIGNATURE,
@@ -85,13 +95,13 @@ public class VoucherAdmission {
         String signer = ((SignatureVerdict.Recovered) verdict).signer();
         long now = clock.instant().getEpochSecond();
         try {
-            return accept(voucher.toCommand(signer, now));
+            return accept(voucher.toCommand(signer, now, request));
         } catch (AggregateNotFoundException unknown) {
             if (!openFromContract(voucher.channelId())) {
                 throw new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                         "no channel " + voucher.channelId() + " is known to the ledger or the contract");
             }
-            return accept(voucher.toCommand(signer, now));
+            return accept(voucher.toCommand(signer, now, request));
         }
     }
 

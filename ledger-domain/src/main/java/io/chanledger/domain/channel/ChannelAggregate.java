@@ -84,6 +84,10 @@ class ChannelAggregate {
         if (!isUint256(amount) || !isUint256(nonce)) {
             throw rejection(VoucherRejection.INVALID_VOUCHER_FORMAT, "amount and nonce must be uint256 values");
         }
+        if (command.metered() && !command.metering().provider().equalsIgnoreCase(provider)) {
+            throw rejection(VoucherRejection.WRONG_PROVIDER, "channel " + channelId + " is opened to " + provider
+                    + ", not to " + command.metering().provider());
+        }
         if (status == ChannelStatus.CLOSED) {
             throw rejection(VoucherRejection.CHANNEL_CLOSED, "channel " + channelId + " is closed");
         }

@@ -49,7 +49,12 @@ public record SignedVoucher(String channelId, BigInteger amount, BigInteger nonc
 
     /** The command for the Channel aggregate once the signature has been recovered. */
     public AcceptVoucher toCommand(String signer, long receivedAt) {
-        return new AcceptVoucher(channelId, amount, nonce, signatureHex(), signer, receivedAt);
+        return toCommand(signer, receivedAt, null);
+    }
+
+    /** The command for a voucher that pays for {@code request} at the provider gateway (null: a plain voucher). */
+    public AcceptVoucher toCommand(String signer, long receivedAt, MeteredRequest request) {
+        return new AcceptVoucher(channelId, amount, nonce, signatureHex(), signer, receivedAt, request);
     }
 
     private static BigInteger uint256(String field, String text) {

@@ -13,6 +13,8 @@ public enum VoucherRejection {
     NONCE_NOT_INCREASING("nonce_not_increasing"),
     /** A metered voucher that does not cover the charged total, the running holds and its own request. */
     INSUFFICIENT_FUNDS("insufficient_funds"),
+    /** A metered voucher for a channel opened to another provider than the one serving the request. */
+    WRONG_PROVIDER("wrong_provider"),
     /** A metered voucher after the provider authorised the channel's close: no more requests are served. */
     CHANNEL_CLOSING("channel_closing");
 

@@ -49,7 +49,7 @@ class ChannelMeteringTest {
 
     private static AcceptVoucher paying(long amount, long nonce, long hold, long at) {
         return new AcceptVoucher(CHANNEL, units(amount), units(nonce), SIG, CONSUMER, at,
-                new MeteredRequest(units(hold), at + 600));
+                new MeteredRequest(units(hold), at + 600, PROVIDER));
     }
 
     private static VoucherAccepted held(long amount, long nonce, long increment, long hold, long chargedTotal) {
@@ -137,8 +137,14 @@ class ChannelMeteringTest {
     @Test
     void aMeteredVoucherSignedByAStrangerIsRefusedLikeAnyOther() {
         rejects(fixture.given(opened()), new AcceptVoucher(CHANNEL, units(1), units(1), SIG,
-                "0xd118fbf078839459c5f6ec1dcc7d8bcd0850aff1", NOW, new MeteredRequest(units(1), HOLD_UNTIL)),
+                "0xd118fbf078839459c5f6ec1dcc7d8bcd0850aff1", NOW, new MeteredRequest(units(1), HOLD_UNTIL, PROVIDER)),
                 VoucherRejection.WRONG_SIGNER);
+    }
+
+    @Test
+    void aMeteredVoucherForAnotherProvidersChannelIsRefused() {
+        rejects(fixture.given(opened()), new AcceptVoucher(CHANNEL, units(100_000), units(1), SIG, CONSUMER, NOW,
+                new MeteredRequest(units(1), HOLD_UNTIL, "0x" + "12".repeat(20))), VoucherRejection.WRONG_PROVIDER);
     }
 
     @Test

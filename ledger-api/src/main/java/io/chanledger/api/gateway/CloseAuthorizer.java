@@ -1,0 +1,99 @@
+package io.chanledger.api.gateway;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.domain.channel.AuthorizeClose;
+import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.CloseAuthorizationRejectedException;
+import io.chanledger.domain.eip712.ChanTypedData;
+import io.chanledger.domain.eip712.Hex;
+import java.math.BigInteger;
+import java.time.Clock;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * Signs and records close authorizations. The final amount is what the channel was charged, but
+ * never less than what was claimed on-chain, as far as the gateway can know it: the ledger's
+ * recorded claims, claims the watchtower saw mined but the listener has not recorded yet, and
+ * the contract's own {@code claimed} when the chain can be asked. The Channel aggregate refuses
+ * the authorization while requests are running or if the charged total moved meanwhile; the
+ * latter is retried with fresh figures.
+ */
+@Component
+@ConditionalOnGateway
+class CloseAuthorizer {
+
+    record Authorization(String channelId, BigInteger finalAmount, String signature) {
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(CloseAuthorizer.class);
+    private static final int ATTEMPTS = 3;
+
+    private final ChannelHistory history;
+    private final CommandGateway commands;
+    private final ProviderIdentity identity;
+    private final ChanTypedData typedData;
+    private final ClaimStore claims;
+    private final ObjectProvider<ChannelLookup> lookup;
+    private final Clock clock;
+
+    CloseAuthorizer(ChannelHistory history, CommandGateway commands, ProviderIdentity identity, ChainProperties chain,
+                    ClaimStore claims, ObjectProvider<ChannelLookup> lookup, Clock clock) {
+        this.history = history;
+        this.commands = commands;
+        this.identity = identity;
+        this.typedData = new ChanTypedData(chain.signingDomain());
+        this.claims = claims;
+        this.lookup = lookup;
+        this.clock = clock;
+    }
+
+    Authorization authorize(String channelId) {
+        CloseAuthorizationRejectedException refusal = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            ChannelState state = history.state(channelId).orElseThrow(() -> new GatewayProblem(HttpStatus.NOT_FOUND,
+                    "channel_not_found", "no channel " + channelId + " is known here"));
+            if (!identity.address().equalsIgnoreCase(state.provider())) {
+                throw new GatewayProblem(HttpStatus.FORBIDDEN, "wrong_provider",
+                        "channel " + channelId + " is not opened to this provider");
+            }
+            if (state.status() == ChannelStatus.CLOSED) {
+                throw new GatewayProblem(HttpStatus.CONFLICT, "channel_closed", "channel " + channelId + " is closed");
+            }
+            BigInteger finalAmount = state.chargedTotal().max(claimedFloor(state)).min(state.deposit());
+            String signature = Hex.encode(identity.signer().sign(
+                    typedData.closeAuthorizationDigest(Hex.decode(channelId), finalAmount)));
+            try {
+                commands.sendAndWait(new AuthorizeClose(channelId, finalAmount, signature,
+                        clock.instant().getEpochSecond()));
+                return new Authorization(channelId, finalAmount, signature);
+            } catch (CloseAuthorizationRejectedException e) {
+                refusal = e;
+            }
+        }
+        throw new GatewayProblem(HttpStatus.CONFLICT, "close_not_authorized", refusal.getMessage()
+                + "; try again shortly");
+    }
+
+    private BigInteger claimedFloor(ChannelState state) {
+        BigInteger floor = state.claimed().max(claims.highestMined(state.channelId()));
+        ChannelLookup chain = lookup.getIfAvailable();
+        if (chain != null) {
+            try {
+                floor = floor.max(chain.find(state.channelId()).map(ChannelLookup.OnChainChannel::claimed)
+                        .orElse(BigInteger.ZERO));
+            } catch (RuntimeException unreachable) {
+                log.warn("could not read channel {} from the contract; closing above the recorded claims: {}",
+                        state.channelId(), unreachable.getMessage());
+            }
+        }
+        return floor;
+    }
+}

@@ -1,0 +1,77 @@
+package io.chanledger.api.gateway;
+
+import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.domain.channel.VoucherRejectedException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Errors of the provider interface, in the OpenAI shape with {@code X-CHAN-Error}. Every voucher
+ * rejection is a 402 with the protocol's code and the payment discovery headers;
+ * {@code insufficient_funds} adds {@code X-CHAN-Required} and {@code X-CHAN-Provided}. What is
+ * not handled here falls through to the service-wide handler, which renders {@code /v1} errors
+ * in the same shape.
+ */
+@RestControllerAdvice(assignableTypes = {ChatCompletionsController.class, CloseChannelController.class,
+        ProviderInfoController.class, EchoEndpointController.class})
+@Order(Ordered.HIGHEST_PRECEDENCE)
+@ConditionalOnGateway
+class GatewayExceptionHandler {
+
+    static final String REQUIRED_HEADER = "X-CHAN-Required";
+    static final String PROVIDED_HEADER = "X-CHAN-Provided";
+
+    private final ObjectProvider<PaymentTerms> terms;
+
+    GatewayExceptionHandler(ObjectProvider<PaymentTerms> terms) {
+        this.terms = terms;
+    }
+
+    @ExceptionHandler(GatewayProblem.class)
+    ResponseEntity<Object> problem(GatewayProblem problem, HttpServletRequest request) {
+        HttpHeaders extra = new HttpHeaders();
+        problem.headers().forEach(extra::set);
+        if (problem.status() == HttpStatus.PAYMENT_REQUIRED) {
+            extra.addAll(terms.getObject().headers(request));
+        }
+        return render(request, problem.status(), problem.code(), problem.getMessage(), extra);
+    }
+
+    @ExceptionHandler(VoucherRejectedException.class)
+    ResponseEntity<Object> rejected(VoucherRejectedException rejection, HttpServletRequest request) {
+        HttpHeaders extra = terms.getObject().headers(request);
+        if (rejection.required() != null) {
+            extra.set(REQUIRED_HEADER, rejection.required().toString());
+            Object provided = request.getAttribute(PROVIDED_HEADER);
+            if (provided != null) {
+                extra.set(PROVIDED_HEADER, provided.toString());
+            }
+        }
+        return render(request, HttpStatus.PAYMENT_REQUIRED, RejectionCodes.codeOf(rejection.reason()),
+                rejection.getMessage(), extra);
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ResponseEntity<Object> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
+        return render(request, HttpStatus.BAD_REQUEST, "invalid_request", "the body is not the JSON expected here",
+                new HttpHeaders());
+    }
+
+    private static ResponseEntity<Object> render(HttpServletRequest request, HttpStatus status, String code,
+                                                 String message, HttpHeaders extra) {
+        ResponseEntity<Object> base = ErrorBodies.render(request, status, code, message, Map.of());
+        return ResponseEntity.status(status)
+                .headers(base.getHeaders())
+                .headers(extra)
+                .body(base.getBody());
+    }
+}

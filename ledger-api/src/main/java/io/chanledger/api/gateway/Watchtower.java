@@ -1,0 +1,181 @@
+package io.chanledger.api.gateway;
+
+import io.chanledger.api.gateway.ClaimStore.Claim;
+import io.chanledger.api.gateway.ClaimStore.Status;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.chain.rpc.BlockHeader;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.RpcException;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.VoucherAccepted;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Claims the provider's channels on-chain, from current state, on a timer of its own: it is no
+ * event handler, so replaying the event store can never send a transaction. Each round reads the
+ * chain's latest block time, confirms mined claims the chain listener has recorded since, then
+ * walks the provider's channels with something claimable (from the channel read model, soonest
+ * expiry first), reads each due one's events and lets the {@link ClaimPlanner} and the
+ * {@link ClaimExecutor} act on it. Run it on one instance per provider key: the account's nonce
+ * is managed in this process.
+ */
+final class Watchtower implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Watchtower.class);
+    private static final int PAGE = 500;
+
+    record Candidate(String channelId, long expiry, BigInteger highestAmount, BigInteger claimed) {
+    }
+
+    private final ClaimExecutor executor;
+    private final ClaimPlanner planner;
+    private final ChannelHistory history;
+    private final ClaimStore store;
+    private final JdbcTemplate jdbc;
+    private final EthApi eth;
+    private final Clock clock;
+    private final WatchtowerMetrics metrics;
+    private volatile ScheduledExecutorService timer;
+
+    Watchtower(ClaimExecutor executor, ClaimPlanner planner, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
+               EthApi eth, Clock clock, WatchtowerMetrics metrics) {
+        this.executor = executor;
+        this.planner = planner;
+        this.history = history;
+        this.store = store;
+        this.jdbc = jdbc;
+        this.eth = eth;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    synchronized void start(Duration interval) {
+        if (timer != null) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "gateway-watchtower");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::runSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        log.info("watchtower claiming for {} every {}", executor.provider(), interval);
+    }
+
+    private void runSafely() {
+        try {
+            runOnce();
+        } catch (RuntimeException e) {
+            log.warn("watchtower round failed: {}", e.toString());
+        }
+    }
+
+    /** One round. Public to the package so tests can drive it without waiting for the timer. */
+    synchronized void runOnce() {
+        long chainTime;
+        try {
+            chainTime = eth.block("latest").map(BlockHeader::timestamp)
+                    .orElseThrow(() -> RpcException.transientFailure("eth_getBlockByNumber", "no latest block", null));
+        } catch (RpcException e) {
+            log.warn("watchtower cannot read the chain's time, skipping this round: {}", e.getMessage());
+            return;
+        }
+        confirmMined();
+        long atRisk = 0;
+        for (Candidate candidate : candidates()) {
+            if (!planner.mayBeDue(candidate.expiry(), candidate.highestAmount(), candidate.claimed(), chainTime)) {
+                continue;
+            }
+            try {
+                Optional<Claim> claim = visit(candidate.channelId(), chainTime);
+                if (planner.nearExpiry(candidate.expiry(), chainTime)
+                        && claim.map(c -> c.status() != Status.CONFIRMED).orElse(false)) {
+                    atRisk++;
+                    log.warn("channel {} expires at {} (chain time {}); its claim is {}", candidate.channelId(),
+                            candidate.expiry(), chainTime, claim.get().status());
+                }
+            } catch (RuntimeException e) {
+                log.warn("watchtower could not handle channel {}: {}", candidate.channelId(), e.toString());
+            }
+        }
+        metrics.atRisk(atRisk);
+        metrics.failedClaims(store.count(executor.provider(), Status.FAILED));
+    }
+
+    private Optional<Claim> visit(String channelId, long chainTime) {
+        List<DomainEventMessage<?>> events = history.events(channelId);
+        if (events.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Object> payloads = events.stream().<Object>map(DomainEventMessage::getPayload).toList();
+        ChannelState state = ChannelState.replay(payloads);
+        List<VoucherAccepted> vouchers = payloads.stream().filter(VoucherAccepted.class::isInstance)
+                .map(VoucherAccepted.class::cast).toList();
+        return planner.plan(state, vouchers, chainTime).map(executor::step);
+    }
+
+    private void confirmMined() {
+        for (Claim claim : store.withStatus(executor.provider(), Status.MINED)) {
+            Optional<ChannelState> state = history.state(claim.channelId());
+            if (state.isPresent() && state.get().claimed().compareTo(claim.amount()) >= 0) {
+                store.update(claim.with(Status.CONFIRMED, clock.instant(), claim.txHash(), null), clock.instant());
+                metrics.claim("confirmed");
+                log.info("claim of {} on channel {} confirmed by the ledger", claim.amount(), claim.channelId());
+            }
+        }
+    }
+
+    /** The provider's channels with something claimable, from the channel read model, soonest expiry first. */
+    private List<Candidate> candidates() {
+        List<Candidate> all = new ArrayList<>();
+        Candidate last = null;
+        while (true) {
+            List<Candidate> page = last == null
+                    ? jdbc.query("SELECT channel_id, expiry, highest_amount, claimed FROM channel_balance"
+                            + " WHERE provider = ? AND status <> 'closed' AND claimable > 0"
+                            + " ORDER BY expiry, channel_id LIMIT ?", (r, n) -> candidate(r), executor.provider(), PAGE)
+                    : jdbc.query("SELECT channel_id, expiry, highest_amount, claimed FROM channel_balance"
+                            + " WHERE provider = ? AND status <> 'closed' AND claimable > 0"
+                            + " AND (expiry > ? OR (expiry = ? AND channel_id > ?))"
+                            + " ORDER BY expiry, channel_id LIMIT ?", (r, n) -> candidate(r), executor.provider(),
+                            last.expiry(), last.expiry(), last.channelId(), PAGE);
+            all.addAll(page);
+            if (page.size() < PAGE) {
+                return all;
+            }
+            last = page.getLast();
+        }
+    }
+
+    private static Candidate candidate(ResultSet r) throws SQLException {
+        return new Candidate(r.getString("channel_id"), r.getLong("expiry"), uint(r.getBigDecimal("highest_amount")),
+                uint(r.getBigDecimal("claimed")));
+    }
+
+    private static BigInteger uint(BigDecimal value) {
+        return value == null ? BigInteger.ZERO : value.toBigIntegerExact();
+    }
+
+    @Override
+    public void close() {
+        ScheduledExecutorService running = timer;
+        if (running != null) {
+            running.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.chanledger.api.gateway;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.chain.lookup.ContractChannelLookup;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.chain.rpc.RetryPolicy;
+import io.chanledger.chain.tx.RevertReasons;
+import io.chanledger.chain.tx.SenderSettings;
+import io.chanledger.chain.tx.TransactionSender;
+import io.chanledger.domain.money.Usdc;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The watchtower, when the gateway runs with a chain to claim on ({@code chan.chain.rpc-url}, or
+ * {@code chan.gateway.watchtower.rpc-url} for a separate endpoint) and
+ * {@code chan.gateway.watchtower.enabled} is not false. Without a chain the gateway serves and
+ * meters, but nothing claims: the provider must then claim by other means before expiry. It has a JSON-RPC client of its own, so
+ * the claims' retries and the listener's polling never wait on each other.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnGateway
+@ConditionalOnProperty(prefix = "chan.gateway.watchtower", name = "enabled", havingValue = "true", matchIfMissing = true)
+class WatchtowerConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @Conditional(ClaimsConfigured.class)
+    Watchtower watchtower(GatewayProperties properties, ChainProperties chain, ProviderIdentity identity,
+                          ChannelHistory history, ClaimStore store, DataSource dataSource, Clock clock,
+                          MeterRegistry meters) {
+        GatewayProperties.Watchtower settings = properties.watchtower();
+        String rpcUrl = GatewayProperties.blank(settings.rpcUrl()) ? chain.rpcUrl() : settings.rpcUrl();
+        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(10), RetryPolicy.defaults()));
+        return create(settings, eth, chain, identity, history, store, new JdbcTemplate(dataSource), clock,
+                new WatchtowerMetrics(meters, identity.address()));
+    }
+
+    /** A watchtower claiming for {@code identity} through {@code eth}. */
+    static Watchtower create(GatewayProperties.Watchtower settings, EthApi eth, ChainProperties chain,
+                             ProviderIdentity identity, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
+                             Clock clock, WatchtowerMetrics metrics) {
+        TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
+                SenderSettings.defaults().withReceiptTimeout(settings.receiptTimeout(), Duration.ofMillis(500)),
+                RevertReasons.channelContract());
+        ClaimExecutor executor = new ClaimExecutor(sender, eth,
+                new ContractChannelLookup(eth, chain.channelContract(), 1, Duration.ZERO), chain.channelContract(),
+                store, clock, settings, metrics);
+        ClaimPlanner planner = new ClaimPlanner(Usdc.parseDecimalUsdc(settings.claimThreshold()),
+                settings.expiryMargin());
+        return new Watchtower(executor, planner, history, store, jdbc, eth, clock, metrics);
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void startWatchtower(ApplicationReadyEvent ready) {
+        ObjectProvider<Watchtower> watchtower = ready.getApplicationContext().getBeanProvider(Watchtower.class);
+        GatewayProperties properties = ready.getApplicationContext().getBean(GatewayProperties.class);
+        watchtower.ifAvailable(w -> w.start(properties.watchtower().interval()));
+    }
+}

@@ -1,0 +1,193 @@
+package io.chanledger.api.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.eip712.Hex;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
+
+/**
+ * The whole life of a paid channel, with web3j as the agent on the devnet: payment discovery,
+ * open, paid requests plain and streamed, close authorization, cooperative close on-chain, and
+ * the token balances against the ledger's figures.
+ */
+class GatewayFlowTest extends LedgerIntegrationTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration LEDGER_WAIT = Duration.ofSeconds(30);
+    private static final BigInteger BUFFER = BigInteger.valueOf(20_000);
+
+    @Autowired
+    ProviderIdentity identity;
+    @Autowired
+    PriceList prices;
+    @Autowired
+    ChannelHistory history;
+
+    static BigInteger cost(PriceList prices, String model, String content, int maxTokens) {
+        long in = Tokenizer.count("Be brief.") + Tokenizer.count(content);
+        long out = Tokenizer.count(Tokenizer.truncate(EchoUpstream.PREFIX + content, maxTokens));
+        return prices.model(model).orElseThrow().cost(in, out);
+    }
+
+    static BigInteger estimate(PriceList prices, String model, String content, int maxTokens) {
+        long in = Tokenizer.count("Be brief.") + Tokenizer.count(content);
+        return prices.model(model).orElseThrow().cost(in, maxTokens);
+    }
+
+    static ChannelState awaitState(ChannelHistory history, String channelId, java.util.function.Predicate<ChannelState> test,
+                                   String what) {
+        Await.until(LEDGER_WAIT, what, () -> history.state(channelId).filter(test).isPresent());
+        return history.state(channelId).orElseThrow();
+    }
+
+    @Test
+    void aRequestWithoutAVoucherIsAnsweredWithThePaymentTerms() {
+        Agent agent = Agent.create(devnet(), baseUrl());
+        Http.Reply reply = agent.chat(null, "");
+
+        assertThat(reply.status()).isEqualTo(402);
+        var headers = reply.raw().headers();
+        assertThat(headers.firstValue("X-Payment-Protocol")).contains("chan-v2");
+        assertThat(headers.firstValue("X-Payment-Provider")).contains(identity.checksumAddress());
+        assertThat(headers.firstValue("X-Payment-Contract")).contains(Hex.toChecksumAddress(devnet().channelAddress()));
+        assertThat(headers.firstValue("X-Payment-Chain")).contains("137");
+        assertThat(headers.firstValue("X-Payment-Signing")).contains(baseUrl() + "/api/chan/signing");
+        assertThat(headers.firstValue("X-Payment-Docs")).contains(baseUrl() + "/v1/docs");
+        assertThat(headers.firstValue("X-CHAN-Error")).contains("voucher_required");
+        JsonNode error = reply.json().path("error");
+        assertThat(error.path("type").asText()).isEqualTo("payment_required");
+        assertThat(error.path("code").asText()).isEqualTo("voucher_required");
+        assertThat(error.path("message").asText()).isNotBlank();
+    }
+
+    @Test
+    void anAgentPaysStreamsClosesAndTheChainAgreesWithTheLedgerToTheBaseUnit() throws Exception {
+        Devnet devnet = devnet();
+        String provider = identity.address();
+        Agent agent = Agent.create(devnet, baseUrl());
+        BigInteger deposit = BigInteger.valueOf(5_000_000);
+        BigInteger providerBefore = devnet.balanceOf(provider);
+        BigInteger feesBefore = devnet.balanceOf(Devnet.FEE_RECIPIENT);
+
+        agent.open(provider, deposit, 86_400);
+        BigInteger consumerAfterOpen = devnet.balanceOf(agent.address());
+        awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+
+        BigInteger total = BigInteger.ZERO;
+        List<String> prompts = List.of("hello there", "what is a payment channel, in one line?", "thanks, bye now");
+        for (String prompt : prompts) {
+            BigInteger voucher = agent.authorise(total.add(estimate(prices, "echo-1", prompt, 64)).add(BUFFER));
+            Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            BigInteger cost = cost(prices, "echo-1", prompt, 64);
+            total = total.add(cost);
+            assertThat(reply.json().path("choices").path(0).path("message").path("content").asText())
+                    .isEqualTo("Echo: " + prompt);
+            assertThat(header(reply, "X-CHAN-Cost")).isEqualTo(cost.toString());
+            assertThat(header(reply, "X-CHAN-Total")).isEqualTo(total.toString());
+            assertThat(header(reply, "X-CHAN-Remaining")).isEqualTo(deposit.subtract(total).toString());
+            assertThat(header(reply, "X-CHAN-Channel")).isEqualTo(agent.channelId);
+        }
+        for (String prompt : List.of("stream me a few words please", "and one more time")) {
+            BigInteger voucher = agent.authorise(total.add(estimate(prices, "echo-1", prompt, 16)).add(BUFFER));
+            Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, 16, true));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            assertThat(reply.contentType()).startsWith("text/event-stream");
+            Sse sse = Sse.parse(reply.body());
+            BigInteger cost = cost(prices, "echo-1", prompt, 16);
+            total = total.add(cost);
+            assertThat(sse.text()).isEqualTo(Tokenizer.truncate("Echo: " + prompt, 16));
+            assertThat(sse.doneBeforeComments()).isTrue();
+            assertThat(sse.comment("X-CHAN-Cost")).isEqualTo(cost.toString());
+            assertThat(sse.comment("X-CHAN-Total")).isEqualTo(total.toString());
+            assertThat(sse.comment("X-CHAN-Remaining")).isEqualTo(deposit.subtract(total).toString());
+            assertThat(header(reply, "X-CHAN-Channel")).isEqualTo(agent.channelId);
+        }
+
+        Http.Reply close = Http.postJson(baseUrl() + "/v1/close-channel", "{\"channelId\":\"" + agent.channelId + "\"}");
+        assertThat(close.status()).as(close.body()).isEqualTo(200);
+        BigInteger finalAmount = new BigInteger(close.json().path("finalAmount").asText());
+        assertThat(finalAmount).isEqualTo(total);
+        assertThat(close.json().path("channelId").asText()).isEqualTo(agent.channelId);
+        byte[] signature = Hex.decode(close.json().path("signature").asText());
+
+        TransactionReceipt closed = devnet.cooperativeClose(agent.wallet, agent.channelId, finalAmount, signature);
+        assertThat(closed.isStatusOK()).isTrue();
+
+        ChannelState state = awaitState(history, agent.channelId, s -> s.status() == ChannelStatus.CLOSED,
+                "the listener to record the cooperative close");
+        BigInteger fee = finalAmount.multiply(Devnet.FEE_BPS).divide(BigInteger.valueOf(10_000));
+        assertThat(state.closeKind()).isEqualTo(CloseKind.COOPERATIVE);
+        assertThat(state.chargedTotal()).isEqualTo(total);
+        assertThat(state.claimed()).isEqualTo(finalAmount);
+        assertThat(state.feesPaid()).isEqualTo(fee);
+        assertThat(state.refund()).isEqualTo(deposit.subtract(finalAmount));
+        assertThat(state.authorizedCloseAmount()).isEqualTo(finalAmount);
+        assertThat(devnet.balanceOf(provider).subtract(providerBefore)).isEqualTo(state.claimed().subtract(state.feesPaid()));
+        assertThat(devnet.balanceOf(Devnet.FEE_RECIPIENT).subtract(feesBefore)).isEqualTo(state.feesPaid());
+        assertThat(devnet.balanceOf(agent.address()).subtract(consumerAfterOpen)).isEqualTo(state.refund());
+    }
+
+    static String header(Http.Reply reply, String name) {
+        return reply.raw().headers().firstValue(name).orElse(null);
+    }
+
+    /** A server-sent event stream as the gateway writes it. */
+    record Sse(List<JsonNode> chunks, boolean done, List<String> lines) {
+
+        static Sse parse(String body) throws Exception {
+            List<JsonNode> chunks = new ArrayList<>();
+            boolean done = false;
+            List<String> lines = Arrays.asList(body.split("\n"));
+            for (String line : lines) {
+                if (line.startsWith("data: [DONE]")) {
+                    done = true;
+                } else if (line.startsWith("data: ")) {
+                    chunks.add(JSON.readTree(line.substring(6)));
+                }
+            }
+            return new Sse(chunks, done, lines);
+        }
+
+        String text() {
+            StringBuilder text = new StringBuilder();
+            chunks.forEach(c -> text.append(c.path("choices").path(0).path("delta").path("content").asText("")));
+            return text.toString();
+        }
+
+        String comment(String name) {
+            return lines.stream().filter(l -> l.startsWith(": " + name + ": ")).map(l -> l.substring(name.length() + 4))
+                    .findFirst().orElse(null);
+        }
+
+        boolean doneBeforeComments() {
+            int done = lines.indexOf("data: [DONE]");
+            int firstComment = -1;
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith(": X-CHAN-")) {
+                    firstComment = i;
+                    break;
+                }
+            }
+            return done >= 0 && firstComment > done;
+        }
+    }
+}
