@@ -18,7 +18,8 @@ import org.axonframework.modelling.command.CreationPolicy;
  * BROADCAST (transaction hash known) → GRANTED, or back to available through a failure. While
  * an attempt is pending no other attempt can start, so concurrent requests yield one transfer.
  * Only a confirmed transfer uses the grant up; a failure is accepted only where the chain can
- * prove it: once a hash is known, only a revert, a replacement or a drop releases the grant.
+ * prove it: once a hash is known, only a revert, a replacement or a drop releases the grant. A
+ * transfer mined after its attempt was released as not sent or dropped still uses the grant up.
  */
 class GasGrantAggregate {
 
@@ -31,6 +32,7 @@ class GasGrantAggregate {
     private BigInteger amount;
     private String txHash;
     private String lastFailedAttempt;
+    private GasGrantFailure lastFailure;
 
     GasGrantAggregate() {
         // required by Axon to source the aggregate from its events
@@ -101,11 +103,19 @@ class GasGrantAggregate {
             throw new GasGrantRefusedException(GasGrantRefusal.CONFLICTING_TRANSACTION,
                     "wallet " + wallet + " was granted in " + txHash + ", not in " + command.txHash(), txHash, attemptId);
         }
-        requireCurrentAttempt(command.attemptId());
         if (!isTxHash(command.txHash()) || command.blockNumber() < 0 || command.confirmedAt() == null) {
             throw new GasGrantRefusedException(GasGrantRefusal.INVALID_COMMAND,
                     "a confirmation needs the transaction hash, its block and a time");
         }
+        if (status == Status.AVAILABLE && command.attemptId() != null && command.attemptId().equals(lastFailedAttempt)
+                && (lastFailure == GasGrantFailure.NOT_SENT || lastFailure == GasGrantFailure.DROPPED)) {
+            // "not sent" and "dropped" were inferred from what the chain did not show; a mined
+            // transfer of that attempt proves them wrong, and the grant is used up after all
+            apply(new GasGranted(wallet, command.attemptId(), command.txHash(), amount, command.blockNumber(),
+                    command.confirmedAt()));
+            return;
+        }
+        requireCurrentAttempt(command.attemptId());
         if (status == Status.RESERVED) {
             throw new GasGrantRefusedException(GasGrantRefusal.OUT_OF_ORDER,
                     "attempt " + attemptId + " never started a send, so no transfer of it can be confirmed");
@@ -173,6 +183,7 @@ class GasGrantAggregate {
     @EventSourcingHandler
     void on(GasGranted event) {
         status = Status.GRANTED;
+        attemptId = event.attemptId();
         txHash = event.txHash();
     }
 
@@ -180,6 +191,7 @@ class GasGrantAggregate {
     void on(GasGrantFailed event) {
         status = Status.AVAILABLE;
         lastFailedAttempt = event.attemptId();
+        lastFailure = event.reason();
         attemptId = null;
         txHash = null;
     }

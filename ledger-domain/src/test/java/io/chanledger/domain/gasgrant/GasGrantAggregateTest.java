@@ -315,6 +315,33 @@ class GasGrantAggregateTest {
     }
 
     @Test
+    void aTransferMinedAfterItsAttemptWasReleasedAsDroppedStillUsesUpTheGrant() {
+        fixture.given(reserved("a1"), started("a1"), broadcast("a1", TX),
+                        new GasGrantFailed(WALLET, "a1", GasGrantFailure.DROPPED, TX, "x", T1))
+                .when(new ConfirmGasGrant(WALLET, "a1", TX, 140, T1))
+                .expectEvents(new GasGranted(WALLET, "a1", TX, AMOUNT, 140, T1));
+    }
+
+    @Test
+    void aTransferFoundAfterItsAttemptWasReleasedAsNotSentStillUsesUpTheGrant() {
+        fixture.given(reserved("a1"), started("a1"),
+                        new GasGrantFailed(WALLET, "a1", GasGrantFailure.NOT_SENT, null, "x", T1))
+                .when(new ConfirmGasGrant(WALLET, "a1", TX, 140, T1))
+                .expectEvents(new GasGranted(WALLET, "a1", TX, AMOUNT, 140, T1));
+    }
+
+    @Test
+    void aRevertedOrReplacedAttemptIsNeverConfirmedLater() {
+        for (GasGrantFailure reason : new GasGrantFailure[] {GasGrantFailure.REVERTED, GasGrantFailure.REPLACED}) {
+            fixture.given(reserved("a1"), started("a1"), broadcast("a1", TX),
+                            new GasGrantFailed(WALLET, "a1", reason, TX, "x", T1))
+                    .when(new ConfirmGasGrant(WALLET, "a1", TX, 140, T1))
+                    .expectException(refusal(GasGrantRefusal.ATTEMPT_NOT_PENDING))
+                    .expectNoEvents();
+        }
+    }
+
+    @Test
     void nothingButAReservationCreatesAGrant() {
         fixture.givenNoPriorActivity()
                 .when(new StartGasGrantSend(WALLET, "a1", FAUCET, 7, 100))
