@@ -116,6 +116,10 @@ class GasStation {
         } catch (IllegalArgumentException e) {
             return GasStationReply.refused(HttpStatus.BAD_REQUEST, "invalid_address", "address: " + e.getMessage());
         }
+        if (wallet.equals(chain.faucet())) {
+            return GasStationReply.refused(HttpStatus.BAD_REQUEST, "invalid_address",
+                    "address: that is the gas station's own faucet");
+        }
         Optional<GasGrantRow> known = table.find(wallet);
         if (known.isPresent() && known.get().status() == GasGrantRow.Status.GRANTED) {
             return alreadyGranted(known.get().txHash());

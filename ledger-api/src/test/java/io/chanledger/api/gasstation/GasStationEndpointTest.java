@@ -223,6 +223,16 @@ class GasStationEndpointTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void theFaucetDoesNotPayItself() {
+        long faucetNonce = nonce(devnet(), FAUCET);
+
+        assertRefusal(ask(addressBody(Hex.toChecksumAddress(FAUCET))), 400, "invalid_address");
+
+        assertThat(nonce(devnet(), FAUCET)).isEqualTo(faucetNonce);
+        assertThat(events(jdbc, FAUCET)).isEmpty();
+    }
+
+    @Test
     void aClientAskingTooOftenIsRateLimitedWithRetryAfter() {
         for (int i = 0; i < 3; i++) {
             assertRefusal(ask("{}"), 400, "malformed_body");
