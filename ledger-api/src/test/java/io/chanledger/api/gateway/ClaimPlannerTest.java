@@ -1,0 +1,101 @@
+package io.chanledger.api.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.domain.channel.ChannelOpened;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.RequestSettled;
+import io.chanledger.domain.channel.VoucherAccepted;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which voucher the watchtower claims with, and when. */
+class ClaimPlannerTest {
+
+    private static final String CHANNEL = "0x" + "11".repeat(32);
+    private static final long EXPIRY = 1_800_000_000L;
+    private static final long LONG_BEFORE = EXPIRY - 86_400;
+    private static final long WITHIN_MARGIN = EXPIRY - 600;
+    private final ClaimPlanner planner = new ClaimPlanner(BigInteger.valueOf(1_000_000), Duration.ofHours(1));
+
+    private final List<Object> history = new ArrayList<>(List.of(new ChannelOpened(CHANNEL, "0x" + "aa".repeat(20),
+            "0x" + "bb".repeat(20), BigInteger.valueOf(10_000_000), EXPIRY, null, true, BigInteger.ZERO)));
+
+    private void paid(long amount, long nonce, long cost, long totalAfter) {
+        history.add(new VoucherAccepted(CHANNEL, BigInteger.valueOf(amount), BigInteger.valueOf(nonce), "0xsig" + nonce,
+                BigInteger.ZERO, 0, BigInteger.valueOf(cost), 600L, BigInteger.valueOf(totalAfter - cost)));
+        history.add(new RequestSettled(CHANNEL, BigInteger.valueOf(nonce), BigInteger.valueOf(cost),
+                BigInteger.valueOf(cost), BigInteger.valueOf(totalAfter), 0));
+    }
+
+    private java.util.Optional<ClaimPlanner.Plan> plan(long chainTime) {
+        return planner.plan(ChannelState.replay(history),
+                history.stream().filter(VoucherAccepted.class::isInstance).map(VoucherAccepted.class::cast).toList(),
+                chainTime);
+    }
+
+    @Test
+    void nothingIsClaimedBelowTheThresholdWhileTheExpiryIsFar() {
+        paid(600_000, 1, 400_000, 400_000);
+        assertThat(plan(LONG_BEFORE)).isEmpty();
+    }
+
+    @Test
+    void pastTheThresholdTheHighestVoucherNotAboveWhatWasChargedIsClaimed() {
+        paid(700_000, 1, 500_000, 500_000);
+        paid(1_300_000, 2, 600_000, 1_100_000);
+        paid(1_800_000, 3, 600_000, 1_700_000);
+
+        ClaimPlanner.Plan plan = plan(LONG_BEFORE).orElseThrow();
+
+        assertThat(plan.amount()).isEqualTo(BigInteger.valueOf(1_300_000));
+        assertThat(plan.nonce()).isEqualTo(BigInteger.valueOf(2));
+        assertThat(plan.signature()).isEqualTo("0xsig2");
+        assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.THRESHOLD);
+    }
+
+    @Test
+    void withinTheMarginTheSmallestVoucherCoveringEverythingChargedIsClaimed() {
+        paid(700_000, 1, 500_000, 500_000);
+        paid(1_300_000, 2, 600_000, 1_100_000);
+        paid(1_800_000, 3, 300_000, 1_400_000);
+
+        ClaimPlanner.Plan plan = plan(WITHIN_MARGIN).orElseThrow();
+
+        assertThat(plan.amount()).isEqualTo(BigInteger.valueOf(1_800_000));
+        assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.EXPIRY);
+    }
+
+    @Test
+    void afterExpiryTheChannelIsStillClaimed() {
+        paid(100_000, 1, 50_000, 50_000);
+        assertThat(plan(EXPIRY + 10)).isPresent();
+    }
+
+    @Test
+    void nothingIsClaimedOnceTheClaimsCoverWhatWasCharged() {
+        paid(700_000, 1, 500_000, 500_000);
+        history.add(new io.chanledger.domain.channel.ChannelClaimed(CHANNEL, "0x" + "bb".repeat(20),
+                BigInteger.valueOf(700_000), BigInteger.valueOf(14_000), BigInteger.valueOf(700_000), null));
+        assertThat(plan(WITHIN_MARGIN)).isEmpty();
+    }
+
+    @Test
+    void aChannelOfPlainVouchersIsClaimedWithItsHighest() {
+        history.add(new VoucherAccepted(CHANNEL, BigInteger.valueOf(400_000), BigInteger.ONE, "0xa", BigInteger.ZERO, 0));
+        history.add(new VoucherAccepted(CHANNEL, BigInteger.valueOf(900_000), BigInteger.TWO, "0xb", BigInteger.ZERO, 0));
+
+        assertThat(plan(WITHIN_MARGIN).orElseThrow().amount()).isEqualTo(BigInteger.valueOf(900_000));
+        assertThat(plan(LONG_BEFORE)).isEmpty();
+    }
+
+    @Test
+    void theReadModelPrefilterLetsThroughWhatMayBeDue() {
+        assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(10), BigInteger.ZERO, WITHIN_MARGIN)).isTrue();
+        assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(2_000_000), BigInteger.ZERO, LONG_BEFORE)).isTrue();
+        assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(10), BigInteger.ZERO, LONG_BEFORE)).isFalse();
+    }
+}

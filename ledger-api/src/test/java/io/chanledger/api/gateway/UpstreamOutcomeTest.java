@@ -1,0 +1,154 @@
+package io.chanledger.api.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.channel.OpenChannel;
+import io.chanledger.domain.channel.RequestSettled;
+import io.chanledger.domain.channel.VoucherAccepted;
+import io.chanledger.domain.eip712.DigestSigner;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+/**
+ * What the gateway does with an OpenAI-compatible upstream's answers: failures cost nothing, a
+ * cost beyond what the voucher covers is charged only up to the voucher, and the request goes up
+ * with its output limit and the API key. The gateway's controller is wired to a stub upstream on
+ * loopback, with the application's own ledger, metering and error handling.
+ */
+class UpstreamOutcomeTest extends LedgerIntegrationTest {
+
+    private static final BigInteger DEPOSIT = BigInteger.valueOf(3_000_000);
+
+    @Autowired
+    CommandGateway commands;
+    @Autowired
+    ChannelHistory history;
+    @Autowired
+    ProviderIdentity identity;
+    @Autowired
+    PriceList prices;
+    @Autowired
+    Metering metering;
+    @Autowired
+    GatewayMetrics metrics;
+    @Autowired
+    GatewayProperties properties;
+    @Autowired
+    ObjectProvider<PaymentTerms> terms;
+    @Autowired
+    ObjectMapper json;
+
+    private final StubUpstream stub = new StubUpstream();
+    private final DigestSigner consumer = TestKeys.wallet("upstream-consumer-" + System.nanoTime());
+    private MockMvc gateway;
+    private String channelId;
+
+    @BeforeEach
+    void wireGatewayToTheStub() {
+        OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), "test-upstream-key", Duration.ofSeconds(2),
+                Duration.ofSeconds(10), json);
+        ChatCompletionsController controller = new ChatCompletionsController(prices, upstream, metering,
+                new StreamRelay(upstream, metering, metrics), terms.getObject(), properties, json, metrics);
+        gateway = MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
+                .build();
+        channelId = Channels.randomChannelId();
+        commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(), DEPOSIT,
+                Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));
+    }
+
+    @AfterEach
+    void stopStub() {
+        stub.close();
+    }
+
+    private MockHttpServletResponse chat(long amount, long nonce, String body) throws Exception {
+        return gateway.perform(post("/v1/chat/completions").contentType("application/json").content(body)
+                        .header("X-CHAN-Voucher", Channels.voucherJson(consumer, channelId, amount, nonce)))
+                .andReturn().getResponse();
+    }
+
+    @Test
+    void anUpstreamFailureIsA502AndChargesNothing() throws Exception {
+        stub.mode = StubUpstream.Mode.FAIL;
+
+        MockHttpServletResponse reply = chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, false));
+
+        assertThat(reply.getStatus()).isEqualTo(502);
+        assertThat(reply.getHeader("X-CHAN-Error")).isEqualTo("upstream_error");
+        assertThat(json.readTree(reply.getContentAsString()).path("error").path("type").asText()).isEqualTo("upstream_error");
+        assertThat(reply.getContentAsString()).doesNotContain("internal details");
+        var payloads = history.events(channelId).stream().map(e -> e.getPayload()).toList();
+        assertThat(payloads).hasAtLeastOneElementOfType(VoucherAccepted.class);
+        assertThat(payloads).filteredOn(RequestSettled.class::isInstance).singleElement()
+                .satisfies(e -> assertThat(((RequestSettled) e).charged()).isZero());
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
+    }
+
+    @Test
+    void anUpstreamFailureOfAStreamIsA502AndChargesNothing() throws Exception {
+        stub.mode = StubUpstream.Mode.FAIL;
+
+        MockHttpServletResponse reply = chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, true));
+
+        assertThat(reply.getStatus()).isEqualTo(502);
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
+    }
+
+    @Test
+    void aCostBeyondWhatTheVoucherCoversIsChargedUpToTheVoucherAndTheAnswerWithheld() throws Exception {
+        stub.promptTokens = 1_000_000;
+        long estimate = prices.model("echo-1").orElseThrow().cost(Tokenizer.count("Be brief. hi"), 64).longValueExact();
+        long amount = estimate + 500;
+
+        MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", null, false));
+
+        BigInteger cost = prices.model("echo-1").orElseThrow().cost(1_000_000, 5);
+        assertThat(reply.getStatus()).isEqualTo(402);
+        assertThat(reply.getHeader("X-CHAN-Error")).isEqualTo("insufficient_funds_post");
+        assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(Long.toString(amount));
+        assertThat(reply.getHeader("X-CHAN-Total")).isEqualTo(Long.toString(amount));
+        assertThat(reply.getHeader("X-CHAN-Required")).isEqualTo(cost.toString());
+        assertThat(reply.getHeader("X-CHAN-Provided")).isEqualTo(Long.toString(amount));
+        assertThat(reply.getContentAsString()).doesNotContain("stub answer");
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(amount));
+    }
+
+    @Test
+    void theUpstreamsReportedUsageIsWhatIsCharged() throws Exception {
+        stub.promptTokens = 123;
+        stub.completionTokens = 45;
+
+        MockHttpServletResponse reply = chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, false));
+
+        BigInteger cost = prices.model("echo-1").orElseThrow().cost(123, 45);
+        assertThat(reply.getStatus()).isEqualTo(200);
+        assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(cost.toString());
+        assertThat(json.readTree(reply.getContentAsString()).path("choices").path(0).path("message").path("content")
+                .asText()).isEqualTo("stub answer");
+    }
+
+    @Test
+    void theRequestGoesUpstreamWithTheAppliedOutputLimitAndTheApiKey() throws Exception {
+        chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, false));
+
+        assertThat(stub.lastAuthorization).isEqualTo("Bearer test-upstream-key");
+        assertThat(json.readTree(stub.lastBody).path("max_tokens").asLong()).isEqualTo(properties.defaultMaxTokens());
+        assertThat(json.readTree(stub.lastBody).path("model").asText()).isEqualTo("echo-1");
+    }
+}

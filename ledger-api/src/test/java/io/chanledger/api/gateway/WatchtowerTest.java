@@ -1,0 +1,224 @@
+package io.chanledger.api.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.gateway.ClaimStore.Claim;
+import io.chanledger.api.gateway.ClaimStore.Status;
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.ledger.VoucherAdmission;
+import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.chain.rpc.RetryPolicy;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.channel.OpenChannel;
+import io.chanledger.domain.eip712.DigestSigner;
+import io.chanledger.domain.eip712.Hex;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.math.BigInteger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.web3j.crypto.Credentials;
+import org.web3j.crypto.Keys;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
+
+/**
+ * Claiming on the devnet. Time only moves forward here (the chain listener follows this node):
+ * expiries are computed from the chain's own clock, never the wall clock.
+ */
+class WatchtowerTest extends LedgerIntegrationTest {
+
+    private static final Duration CLAIM_WAIT = Duration.ofSeconds(60);
+    private static final BigInteger DEPOSIT = BigInteger.valueOf(2_000_000);
+
+    @Autowired
+    ProviderIdentity identity;
+    @Autowired
+    PriceList prices;
+    @Autowired
+    ChannelHistory history;
+    @Autowired
+    ClaimStore claims;
+    @Autowired
+    ChainProperties chain;
+    @Autowired
+    DataSource dataSource;
+    @Autowired
+    Clock clock;
+    @Autowired
+    VoucherAdmission admission;
+    @Autowired
+    CommandGateway commands;
+    @Autowired
+    GatewayProperties properties;
+
+    @Test
+    void aChannelNearExpiryIsClaimedBeforeItAndTheConsumersCloseThenRefundsOnlyTheRest() {
+        Devnet devnet = devnet();
+        String provider = identity.address();
+        devnet.setBalance(provider, Devnet.GAS_MONEY);
+        long margin = properties.watchtower().expiryMargin().toSeconds();
+        Agent agent = Agent.create(devnet, baseUrl());
+        agent.open(provider, DEPOSIT, margin + 900);
+        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        BigInteger total = BigInteger.ZERO;
+        List<BigInteger> vouchers = new java.util.ArrayList<>();
+        for (String prompt : List.of("first question", "second, longer question about channels")) {
+            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.estimate(prices, "echo-1", prompt, 64))
+                    .add(BigInteger.valueOf(5_000)));
+            vouchers.add(voucher);
+            Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, 64));
+        }
+        assertThat(claims.ofChannel(agent.channelId)).as("not due while the expiry is beyond the margin").isEmpty();
+        BigInteger providerBefore = devnet.balanceOf(provider);
+
+        devnet.increaseTime(905);
+        devnet.mine();
+
+        Await.until(CLAIM_WAIT, "the watchtower's claim to be confirmed by the ledger",
+                () -> claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.status() == Status.CONFIRMED));
+        Claim claim = claims.ofChannel(agent.channelId).getFirst();
+        assertThat(claim.reason()).isEqualTo(ClaimPlanner.Reason.EXPIRY);
+        BigInteger total0 = total;
+        assertThat(claim.amount()).as("the smallest voucher covering what was charged")
+                .isEqualTo(vouchers.stream().filter(v -> v.compareTo(total0) >= 0).min(BigInteger::compareTo).orElseThrow());
+        assertThat(devnet.getChannel(agent.channelId).claimed()).isEqualTo(claim.amount());
+        long expiry = devnet.getChannel(agent.channelId).expiry().longValueExact();
+        assertThat(devnet.latestBlockTimestamp().longValueExact()).isLessThan(expiry);
+
+        devnet.increaseTime(expiry - devnet.latestBlockTimestamp().longValueExact() + 5);
+        devnet.mine();
+        BigInteger consumerBefore = devnet.balanceOf(agent.address());
+        TransactionReceipt closed = devnet.close(agent.wallet, agent.channelId);
+        assertThat(closed.isStatusOK()).isTrue();
+
+        ChannelState state = GatewayFlowTest.awaitState(history, agent.channelId,
+                s -> s.status() == ChannelStatus.CLOSED, "the listener to record the close");
+        assertThat(state.closeKind()).isEqualTo(CloseKind.AFTER_EXPIRY);
+        assertThat(state.claimed()).isEqualTo(claim.amount());
+        assertThat(state.refund()).isEqualTo(DEPOSIT.subtract(claim.amount()));
+        assertThat(devnet.balanceOf(agent.address()).subtract(consumerBefore)).isEqualTo(state.refund());
+        assertThat(devnet.balanceOf(provider).subtract(providerBefore)).isEqualTo(state.claimed().subtract(state.feesPaid()));
+    }
+
+    @Test
+    void aClaimTheContractRefusesForGoodIsNotRetried() {
+        ProviderIdentity other = otherProvider();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(devnet().rpcUrl(), Duration.ofSeconds(5),
+                RetryPolicy.none())), meters);
+        DigestSigner consumer = TestKeys.wallet("watchtower-consumer-" + System.nanoTime());
+        String channelId = Channels.randomChannelId();
+        long chainNow = devnet().latestBlockTimestamp().longValueExact();
+        commands.sendAndWait(new OpenChannel(channelId, consumer.address(), other.address(), DEPOSIT, chainNow + 86_400,
+                Channels.nextChainRef()));
+        admission.admit(channelId, "500000", "1", Channels.sign(consumer, channelId, BigInteger.valueOf(500_000),
+                BigInteger.ONE));
+        awaitReadModel(channelId);
+
+        Await.until(CLAIM_WAIT, "the claim to be given up", () -> {
+            watchtower.runOnce();
+            return claims.ofChannel(channelId).stream().anyMatch(c -> c.status() == Status.FAILED);
+        });
+        Claim failed = claims.ofChannel(channelId).getFirst();
+        for (int round = 0; round < 5; round++) {
+            watchtower.runOnce();
+        }
+
+        assertThat(claims.ofChannel(channelId)).containsExactly(failed);
+        assertThat(failed.lastError()).contains("ChannelNotFound");
+        assertThat(failed.attempts()).isEqualTo(1);
+        assertThat(meters.get("chan.gateway.claims.failed").gauge().value()).isEqualTo(1.0);
+        assertThat(new JdbcTemplate(dataSource).queryForObject(
+                "SELECT COUNT(*) FROM gateway_claim WHERE provider = ?", Long.class, other.address())).isEqualTo(1);
+        assertThat(transactionCount(other.address())).isZero();
+    }
+
+    @Test
+    void aClaimSurvivesAnRpcOutageAndLandsOnceTheNodeAnswersAgain() throws Exception {
+        ProviderIdentity other = otherProvider();
+        Devnet devnet = devnet();
+        devnet.setBalance(other.address(), Devnet.GAS_MONEY);
+        Agent agent = Agent.create(devnet, baseUrl());
+        agent.open(other.address(), DEPOSIT, 86_400);
+        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        BigInteger amount = BigInteger.valueOf(750_000);
+        byte[] signature = devnet.signVoucher(agent.wallet, agent.channelId, amount, BigInteger.ONE);
+        admission.admit(agent.channelId, amount.toString(), "1", Hex.encode(signature));
+        awaitReadModel(agent.channelId);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (SwitchableRpcProxy proxy = new SwitchableRpcProxy(devnet.rpcUrl(), Set.of("eth_getBlockByNumber"))) {
+            Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(proxy.url(), Duration.ofSeconds(5),
+                    RetryPolicy.none())), meters);
+            proxy.down(true);
+
+            Await.until(CLAIM_WAIT, "three claim attempts during the outage", () -> {
+                watchtower.runOnce();
+                return claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.attempts() >= 3);
+            });
+            Claim during = claims.ofChannel(agent.channelId).getFirst();
+            assertThat(during.status()).isEqualTo(Status.PENDING);
+            assertThat(during.failures()).isZero();
+            assertThat(during.lastError()).isNotBlank();
+            assertThat(devnet.getChannel(agent.channelId).claimed()).isZero();
+
+            proxy.down(false);
+            Await.until(CLAIM_WAIT, "the claim to land and be recorded", () -> {
+                watchtower.runOnce();
+                return claims.ofChannel(agent.channelId).getFirst().status() == Status.CONFIRMED;
+            });
+            assertThat(proxy.refused()).isGreaterThanOrEqualTo(3);
+        }
+        assertThat(devnet.getChannel(agent.channelId).claimed()).isEqualTo(amount);
+        assertThat(history.state(agent.channelId).orElseThrow().claimed()).isEqualTo(amount);
+        assertThat(meters.get("chan.gateway.claims").tag("outcome", "transient").counter().count())
+                .isGreaterThanOrEqualTo(3);
+        assertThat(transactionCount(other.address())).isEqualTo(1);
+    }
+
+    private Watchtower watchtower(ProviderIdentity provider, EthApi eth, SimpleMeterRegistry meters) {
+        GatewayProperties.Watchtower settings = new GatewayProperties.Watchtower(true, Duration.ofMillis(300),
+                "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
+                Duration.ofSeconds(20), null);
+        return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,
+                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, provider.address()));
+    }
+
+    private static ProviderIdentity otherProvider() {
+        try {
+            Credentials wallet = Credentials.create(Keys.createEcKeyPair());
+            String key = wallet.getEcKeyPair().getPrivateKey().toString(16);
+            return ProviderIdentity.load(new GatewayProperties(true, "other", "", "0".repeat(64 - key.length()) + key,
+                    null, null, null, 64, Duration.ofMinutes(10), false, List.of(), null, null));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void awaitReadModel(String channelId) {
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        Await.until(CLAIM_WAIT, "the read model to show the channel's claimable amount", () -> jdbc.queryForObject(
+                "SELECT COUNT(*) FROM channel_balance WHERE channel_id = ? AND claimable > 0", Long.class, channelId) == 1);
+    }
+
+    private long transactionCount(String address) {
+        return new EthApi(new JsonRpcClient(devnet().rpcUrl(), Duration.ofSeconds(5), RetryPolicy.none()))
+                .transactionCount(address, "latest").longValueExact();
+    }
+}
