@@ -1,0 +1,39 @@
+package io.chanledger.api.audit;
+
+import io.chanledger.api.config.ChainProperties;
+import java.util.List;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.autoconfigure.transaction.TransactionAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The little of the service an audit needs: the database and the chain settings. No web server,
+ * no event processors, no chain listener, no migrations: an audit reads and never writes.
+ * Settings come from the same files, profiles and environment as the service's.
+ */
+@ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+        TransactionAutoConfiguration.class})
+@EnableConfigurationProperties(ChainProperties.class)
+@Import({EventExport.class, LedgerChannels.class})
+final class AuditContext {
+
+    private AuditContext() {
+    }
+
+    /** {@code quiet}: no log output on the console (the command writes its result to standard output). */
+    static ConfigurableApplicationContext start(List<String> settings, boolean quiet) {
+        return new SpringApplicationBuilder(AuditContext.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .properties(quiet ? "logging.threshold.console=OFF" : "logging.level.root=WARN")
+                .run(settings.toArray(String[]::new));
+    }
+}

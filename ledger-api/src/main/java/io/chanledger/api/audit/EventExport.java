@@ -1,0 +1,86 @@
+package io.chanledger.api.audit;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Writes stored events as NDJSON, one object per line, oldest first:
+ * {@code {"globalIndex","type","aggregateId","sequence","timestamp","payloadType","payload"}}.
+ * The payload is the JSON the event store holds, byte for byte, so every chain ref and voucher
+ * signature is in it as recorded. Rows are streamed from the database, never held all at once.
+ */
+@Component
+public class EventExport {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate readOnly;
+
+    public EventExport(DataSource dataSource, PlatformTransactionManager transactions) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.jdbc.setFetchSize(1_000);
+        this.readOnly = new TransactionTemplate(transactions);
+        this.readOnly.setReadOnly(true);
+    }
+
+    /**
+     * Writes the events after global index {@code after}, at most {@code limit} of them (no limit
+     * when null), only those of {@code aggregateId} when it is given. Returns how many it wrote.
+     */
+    public long write(OutputStream out, long after, Long limit, String aggregateId) {
+        StringBuilder sql = new StringBuilder("SELECT global_index, aggregate_identifier, sequence_number, time_stamp,"
+                + " payload_type, payload FROM domain_event_entry WHERE global_index > ?");
+        List<Object> args = new ArrayList<>(List.of(after));
+        if (aggregateId != null) {
+            sql.append(" AND aggregate_identifier = ?");
+            args.add(aggregateId);
+        }
+        sql.append(" ORDER BY global_index");
+        if (limit != null) {
+            sql.append(" LIMIT ?");
+            args.add(limit);
+        }
+        Long written = readOnly.execute(status -> {
+            long[] count = {0};
+            try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+                json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+                jdbc.query(sql.toString(), rows -> {
+                    try {
+                        String payloadType = rows.getString("payload_type");
+                        json.writeStartObject();
+                        json.writeNumberField("globalIndex", rows.getLong("global_index"));
+                        json.writeStringField("type", payloadType.substring(payloadType.lastIndexOf('.') + 1));
+                        json.writeStringField("aggregateId", rows.getString("aggregate_identifier"));
+                        json.writeNumberField("sequence", rows.getLong("sequence_number"));
+                        json.writeStringField("timestamp", rows.getString("time_stamp"));
+                        json.writeStringField("payloadType", payloadType);
+                        json.writeFieldName("payload");
+                        json.writeRawValue(rows.getString("payload"));
+                        json.writeEndObject();
+                        json.writeRaw('\n');
+                        count[0]++;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, args.toArray());
+                json.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return count[0];
+        });
+        return written == null ? 0 : written;
+    }
+}
