@@ -1,9 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the service on its embedded default store (./data), with nothing else to
-# install. Extra arguments go to the service (e.g. --server.port=9090).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. deploy/lib/jdk.sh
-chan_select_jdk
-./mvnw -B -q -DskipTests install
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar "$@"
+# Runs Chan Ledger on this machine with nothing to install but a JDK and Node.js: a local chain
+# (anvil, chain id 137, the contracts, funded test wallets), the service on its embedded store
+# (./data) following that chain, and a demo provider registered and approved in the marketplace.
+# See deploy/devnet/local-network.sh for its settings; Ctrl-C stops everything.
+exec bash "$(dirname "$0")/devnet/local-network.sh" "$@"
