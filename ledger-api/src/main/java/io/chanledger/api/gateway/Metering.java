@@ -4,12 +4,10 @@ import io.chanledger.api.ledger.VoucherAdmission;
 import io.chanledger.api.ledger.VoucherFields;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -29,15 +27,12 @@ class Metering {
     private static final int SETTLE_ATTEMPTS = 3;
 
     private final VoucherAdmission admission;
-    private final CommandGateway commands;
     private final Clock clock;
     private final Duration holdTtl;
     private final String provider;
 
-    Metering(VoucherAdmission admission, CommandGateway commands, Clock clock, GatewayProperties properties,
-             ProviderIdentity identity) {
+    Metering(VoucherAdmission admission, Clock clock, GatewayProperties properties, ProviderIdentity identity) {
         this.admission = admission;
-        this.commands = commands;
         this.clock = clock;
         this.holdTtl = properties.holdTtl();
         this.provider = identity.address();
@@ -58,8 +53,7 @@ class Metering {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
             try {
-                return commands.sendAndWait(new SettleRequest(receipt.channelId(), receipt.nonce(), cost,
-                        clock.instant().getEpochSecond()));
+                return admission.settle(receipt.channelId(), receipt.nonce(), cost);
             } catch (RuntimeException e) {
                 last = e;
                 pause(attempt);

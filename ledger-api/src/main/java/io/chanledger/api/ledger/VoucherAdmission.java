@@ -6,6 +6,8 @@ import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannelProvisionally;
+import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
@@ -15,10 +17,12 @@ import io.chanledger.domain.eip712.SignatureVerdict;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.math.BigInteger;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
@@ -105,12 +109,22 @@ public class VoucherAdmission {
         }
     }
 
+    /**
+     * Settles the request a metered voucher paid for, at its actual {@code cost}: the second half
+     * of a paid request at the provider gateway, committed with the vouchers when group commit is on.
+     */
+    public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost) {
+        SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
+        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
+    }
+
     private VoucherReceipt accept(AcceptVoucher command) {
-        if (batcher == null) {
-            return commands.sendAndWait(command);
-        }
+        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
+    }
+
+    private static <T> T join(CompletableFuture<T> reply) {
         try {
-            return batcher.submit(command).join();
+            return reply.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;

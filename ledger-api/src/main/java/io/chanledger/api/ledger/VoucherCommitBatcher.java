@@ -2,6 +2,8 @@ package io.chanledger.api.ledger;
 
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.AcceptVoucher;
+import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,7 +34,9 @@ import org.springframework.stereotype.Component;
  * fails, every voucher of the batch fails and nothing of it is kept.
  *
  * <p>Vouchers are routed to workers by channel, so a channel's vouchers keep their arrival order
- * and two workers never wait on each other's locks.
+ * and two workers never wait on each other's locks. The provider gateway's settlements of paid
+ * requests ride the same batches, for the same reason: one commit per request is what limits
+ * paid throughput.
  */
 @Component
 class VoucherCommitBatcher {
@@ -40,7 +44,7 @@ class VoucherCommitBatcher {
     private static final Logger log = LoggerFactory.getLogger(VoucherCommitBatcher.class);
     private static final int RETRIES_ON_LOCK_CONFLICT = 3;
 
-    private record Pending(AcceptVoucher command, CompletableFuture<VoucherReceipt> reply, int attempt) {
+    private record Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt) {
     }
 
     private final CommandBus commandBus;
@@ -68,9 +72,16 @@ class VoucherCommitBatcher {
 
     /** Judges the voucher in the next shared commit; completes once that commit has succeeded. */
     CompletableFuture<VoucherReceipt> submit(AcceptVoucher command) {
-        CompletableFuture<VoucherReceipt> reply = new CompletableFuture<>();
-        enqueue(new Pending(command, reply, 0));
-        return reply;
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        enqueue(new Pending(command, command.channelId(), reply, 0));
+        return reply.thenApply(VoucherReceipt.class::cast);
+    }
+
+    /** Settles a paid request in the next shared commit; completes once that commit has succeeded. */
+    CompletableFuture<RequestSettlement> submit(SettleRequest command) {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        enqueue(new Pending(command, command.channelId(), reply, 0));
+        return reply.thenApply(RequestSettlement.class::cast);
     }
 
     private void enqueue(Pending pending) {
@@ -78,7 +89,7 @@ class VoucherCommitBatcher {
             pending.reply().completeExceptionally(new IllegalStateException("the ledger is shutting down"));
             return;
         }
-        int worker = Math.floorMod(pending.command().channelId().hashCode(), queues.size());
+        int worker = Math.floorMod(pending.channelId().hashCode(), queues.size());
         queues.get(worker).add(pending);
     }
 
@@ -127,7 +138,7 @@ class VoucherCommitBatcher {
         }
     }
 
-    private CommandResultMessage<?> dispatchNested(AcceptVoucher command) {
+    private CommandResultMessage<?> dispatchNested(Object command) {
         CompletableFuture<CommandResultMessage<?>> result = new CompletableFuture<>();
         // the simple command bus handles the command in this thread, inside the root unit of work
         commandBus.dispatch(GenericCommandMessage.asCommandMessage(command), (message, outcome) -> result.complete(outcome));
@@ -138,9 +149,9 @@ class VoucherCommitBatcher {
         if (result == null) {
             pending.reply().completeExceptionally(new IllegalStateException("the command bus gave no result"));
         } else if (!result.isExceptional()) {
-            pending.reply().complete((VoucherReceipt) result.getPayload());
+            pending.reply().complete(result.getPayload());
         } else if (isLockConflict(result.exceptionResult()) && pending.attempt() < RETRIES_ON_LOCK_CONFLICT) {
-            enqueue(new Pending(pending.command(), pending.reply(), pending.attempt() + 1));
+            enqueue(new Pending(pending.command(), pending.channelId(), pending.reply(), pending.attempt() + 1));
         } else {
             pending.reply().completeExceptionally(result.exceptionResult());
         }

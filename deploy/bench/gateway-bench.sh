@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Provider gateway throughput: paid chat completions through the gateway (echo backend, postgres
+# profile, no chain) next to the same requests to the unpaid echo endpoint of the same process,
+# at each concurrency, in the same run; the overhead of payment as a ratio.
+# Usage: deploy/bench/gateway-bench.sh [levels, default 16,64] [requests per client, default 300]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/lib/jdk.sh
+. deploy/lib/postgres.sh
+chan_select_jdk
+chan_ensure_postgres
+
+levels=${1:-16,64}
+per_client=${2:-300}
+port=${BENCH_PORT:-18182}
+pg_user=${CHAN_TEST_PG_USER:-postgres}
+export PGPASSWORD=${CHAN_TEST_PG_PASSWORD:-}
+db=chan_gateway_bench
+jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
+# a throw-away key: the benchmark never touches a chain
+export CHAN_GATEWAY_PROVIDER_KEY=0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d
+provider=0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1
+
+./mvnw -B -o -q -pl ledger-api -am install -DskipTests
+./mvnw -B -o -q -pl ledger-api test-compile
+classpath_file=$(mktemp)
+service_pid=
+cleanup() { [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null; rm -f "$classpath_file"; }
+trap cleanup EXIT
+./mvnw -B -o -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
+bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")"
+
+psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
+    -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
+    -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
+    --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
+    --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
+    --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
+    --chan.gateway.echo-endpoint=true --chan.gateway.upstream.kind=echo \
+    --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].input-per-1k-tokens=0.00375 \
+    --chan.gateway.models[0].output-per-1k-tokens=0.015 > /tmp/gateway-bench-service.log 2>&1 &
+service_pid=$!
+for _ in $(seq 1 120); do
+    curl -fs "http://127.0.0.1:$port/v1/pricing" >/dev/null 2>&1 && break
+    sleep 1
+done
+curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
+    || { echo "the gateway did not come up as $provider; see /tmp/gateway-bench-service.log" >&2; exit 1; }
+
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+"$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \
+    "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client"
+echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

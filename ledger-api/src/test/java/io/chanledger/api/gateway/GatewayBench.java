@@ -1,0 +1,169 @@
+package io.chanledger.api.gateway;
+
+import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.eip712.DigestSigner;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Gateway benchmark (not a test): paid chat completions through a running gateway with the echo
+ * backend, next to the same requests to the unpaid echo endpoint of the same process, at each
+ * concurrency. Every client owns one channel (seeded as ChannelOpened events straight into the
+ * event store, as the chain listener would record them) and sends vouchers pre-signed before the
+ * clock starts: nonce n authorises n × the request's estimate, so each covers what was charged
+ * before plus its own request. Unpaid and paid runs alternate twice per level; each figure is the
+ * mean of its two runs.
+ *
+ * <p>Usage: {@code GatewayBench <baseUrl> <jdbcUrl> <user> <password> <providerAddress> <levels> <requestsPerClient>}
+ */
+public final class GatewayBench {
+
+    private static final DigestSigner CONSUMER = TestKeys.wallet("gateway-bench-consumer");
+    static final String BODY = "{\"model\":\"echo-1\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
+            + "\"content\":\"hello, what does a payment channel cost per request?\"}]}";
+    /** A bound on one request's estimate at the benchmark's prices (0.00375 / 0.015 per 1k tokens). */
+    private static final long PER_REQUEST = 1_000;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+    private final String provider;
+
+    private GatewayBench(String baseUrl, String provider) {
+        this.baseUrl = baseUrl;
+        this.provider = provider;
+    }
+
+    record Run(double perSecond, double p50, double p99, long errors) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        GatewayBench bench = new GatewayBench(args[0], args[4].toLowerCase());
+        int perClient = Integer.parseInt(args[6]);
+        String jdbc = args[1];
+        bench.run(16, bench.seed(jdbc, args[2], args[3], 16), Math.max(50, perClient / 4), true);
+        bench.run(16, null, Math.max(50, perClient / 4), false);
+        System.out.println("| concurrent channels | unpaid echo req/s | paid req/s | overhead (unpaid ÷ paid) "
+                + "| unpaid p50 / p99 ms | paid p50 / p99 ms | errors |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+        for (String level : args[5].split(",")) {
+            int clients = Integer.parseInt(level.trim());
+            List<Run> unpaid = new ArrayList<>();
+            List<Run> paid = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                unpaid.add(bench.run(clients, null, perClient, false));
+                paid.add(bench.run(clients, bench.seed(jdbc, args[2], args[3], clients), perClient, true));
+            }
+            double u = unpaid.stream().mapToDouble(Run::perSecond).average().orElse(0);
+            double p = paid.stream().mapToDouble(Run::perSecond).average().orElse(0);
+            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %d |%n", clients, u, p, u / p,
+                    mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50), mean(paid, Run::p99),
+                    unpaid.stream().mapToLong(Run::errors).sum() + paid.stream().mapToLong(Run::errors).sum());
+        }
+    }
+
+    private static double mean(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure) {
+        return runs.stream().mapToDouble(figure).average().orElse(0);
+    }
+
+    /** Fresh channels to the provider, one per client. */
+    private List<String> seed(String jdbcUrl, String user, String password, int count) throws Exception {
+        String sql = "INSERT INTO domain_event_entry (event_identifier, aggregate_identifier, sequence_number, type,"
+                + " time_stamp, payload_type, payload_revision, payload, meta_data) VALUES (?,?,0,'ChannelAggregate',?,"
+                + "'io.chanledger.domain.channel.ChannelOpened',NULL,?,'{}')";
+        long expiry = Instant.now().getEpochSecond() + 7 * 86_400;
+        List<String> channels = new ArrayList<>();
+        try (Connection db = DriverManager.getConnection(jdbcUrl, user, password);
+             PreparedStatement insert = db.prepareStatement(sql)) {
+            db.setAutoCommit(false);
+            for (int i = 0; i < count; i++) {
+                String channelId = Channels.randomChannelId();
+                channels.add(channelId);
+                insert.setString(1, UUID.randomUUID().toString());
+                insert.setString(2, channelId);
+                insert.setString(3, Instant.now().toString());
+                insert.setString(4, "{\"channelId\":\"" + channelId + "\",\"consumer\":\"" + CONSUMER.address()
+                        + "\",\"provider\":\"" + provider + "\",\"deposit\":\"1000000000000\",\"expiry\":" + expiry
+                        + ",\"chainRef\":{\"blockNumber\":1,\"blockHash\":\"0x" + "0".repeat(64) + "\",\"txHash\":\""
+                        + channelId + "\",\"logIndex\":0},\"provisional\":false,\"claimedAtOpen\":\"0\"}");
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            db.commit();
+        }
+        return channels;
+    }
+
+    /** Each client sends {@code perClient} requests, paid on its own channel or unpaid when channels is null. */
+    private Run run(int clients, List<String> channels, int perClient, boolean paid) throws Exception {
+        List<List<HttpRequest>> requests = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            List<HttpRequest> mine = new ArrayList<>(perClient);
+            for (int n = 1; n <= perClient; n++) {
+                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl
+                                + (paid ? "/v1/chat/completions" : "/echo/v1/chat/completions")))
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY));
+                if (paid) {
+                    request.header("X-CHAN-Voucher", Channels.voucherJson(CONSUMER, channels.get(c),
+                            n * PER_REQUEST, n));
+                }
+                mine.add(request.build());
+            }
+            requests.add(mine);
+        }
+        long[] latencies = new long[clients * perClient];
+        AtomicLong next = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (List<HttpRequest> mine : requests) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    start.await();
+                    for (HttpRequest request : mine) {
+                        long t0 = System.nanoTime();
+                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        latencies[(int) next.getAndIncrement()] = System.nanoTime() - t0;
+                        if (response.statusCode() != 200 && errors.incrementAndGet() <= 3) {
+                            System.err.println(response.statusCode() + " " + response.body());
+                        }
+                    }
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                    System.err.println("client failed: " + e);
+                }
+            }));
+        }
+        long begin = System.nanoTime();
+        start.countDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        long[] done = Arrays.copyOf(latencies, (int) next.get());
+        Arrays.sort(done);
+        return new Run((done.length - errors.get()) / seconds, percentile(done, 0.50), percentile(done, 0.99),
+                errors.get());
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+}
