@@ -1,6 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.web.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -8,6 +9,8 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
@@ -37,10 +40,15 @@ class DirectoryController {
 
     private final ProviderListing listing;
     private final ProviderRegistration registration;
+    private final ResponseBodies bodies;
+    private final ObjectMapper mapper;
 
-    DirectoryController(ProviderListing listing, ProviderRegistration registration) {
+    DirectoryController(ProviderListing listing, ProviderRegistration registration, ResponseBodies bodies,
+                        ObjectMapper mapper) {
         this.listing = listing;
         this.registration = registration;
+        this.bodies = bodies;
+        this.mapper = mapper;
     }
 
     @GetMapping
@@ -48,17 +56,21 @@ class DirectoryController {
             description = "With registration details, approval, the last health check and the latest status history.")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DirectoryResponse.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
-    ResponseEntity<byte[]> directory(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
-        return listing.directory().respond(ifNoneMatch, ProvidersController.REVALIDATE);
+    ResponseEntity<byte[]> directory(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                                     HttpServletRequest request, HttpServletResponse response) {
+        return bodies.respond(request, response, listing.directory(), ifNoneMatch, ProvidersController.REVALIDATE);
     }
 
     @GetMapping("/{providerId}")
     @Operation(summary = "One provider of the directory")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DirectoryResponse.Entry.class)))
+    @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
     @ApiResponse(responseCode = "404", description = "no such provider")
-    DirectoryResponse.Entry provider(@PathVariable String providerId) {
-        return listing.directoryEntry(providerId).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
-                "provider_not_found", "no provider " + providerId, Map.of("providerId", providerId)));
+    ResponseEntity<byte[]> provider(@PathVariable String providerId,
+                                    @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        DirectoryResponse.Entry entry = listing.directoryEntry(providerId).orElseThrow(() -> new ApiProblem(
+                HttpStatus.NOT_FOUND, "provider_not_found", "no provider " + providerId, Map.of("providerId", providerId)));
+        return Rendered.of(mapper, entry).respond(ifNoneMatch, ProvidersController.REVALIDATE);
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code allowPrivateAddresses}: let apiUrl point at loopback, private or link-local addresses
  *     (local networks and tests); off by default, since registration makes this service call the URL.</li>
  * <li>{@code historyLimit}: status history entries per provider in the directory.</li>
+ * <li>{@code sendfileMinBytes}: precomputed bodies from this size on are sent with Tomcat's sendfile
+ *     (0: never).</li>
  * </ul>
  */
 @ConfigurationProperties("chan.marketplace")
@@ -32,6 +34,7 @@ public record MarketplaceProperties(
         @DefaultValue("false") boolean allowPrivateAddresses,
         @DefaultValue("20") int historyLimit,
         @DefaultValue("100") int snapshotThreshold,
+        @DefaultValue("49152") int sendfileMinBytes,
         @DefaultValue Registration registration,
         @DefaultValue Health health,
         @DefaultValue Catalog catalog,

@@ -6,6 +6,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -24,9 +26,11 @@ class ProvidersController {
     static final CacheControl REVALIDATE = CacheControl.noCache();
 
     private final ProviderListing listing;
+    private final ResponseBodies bodies;
 
-    ProvidersController(ProviderListing listing) {
+    ProvidersController(ProviderListing listing, ResponseBodies bodies) {
         this.listing = listing;
+        this.bodies = bodies;
     }
 
     @GetMapping(path = "/api/mcp/providers", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -55,8 +59,9 @@ class ProvidersController {
             @Parameter(description = "false includes offline providers",
                     schema = @Schema(type = "boolean", defaultValue = "true"))
             @RequestParam(required = false) String online,
-            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+            HttpServletRequest request, HttpServletResponse response) {
         ProviderQuery query = ProviderQuery.parse(category, model, tier, minScore, limit, online);
-        return listing.providers(query).respond(ifNoneMatch, REVALIDATE);
+        return bodies.respond(request, response, listing.providers(query), ifNoneMatch, REVALIDATE);
     }
 }

@@ -5,6 +5,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -18,9 +20,11 @@ import org.springframework.web.bind.annotation.RestController;
 class RegistryController {
 
     private final ValidatorRegistry registry;
+    private final ResponseBodies bodies;
 
-    RegistryController(ValidatorRegistry registry) {
+    RegistryController(ValidatorRegistry registry, ResponseBodies bodies) {
         this.registry = registry;
+        this.bodies = bodies;
     }
 
     @GetMapping(path = "/api/validator/registry", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -29,8 +33,9 @@ class RegistryController {
                     + "unchanged meanwhile; Cache-Control max-age says how long the body stays current.")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = RegistryResponse.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
-    ResponseEntity<byte[]> registry(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+    ResponseEntity<byte[]> registry(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                                    HttpServletRequest request, HttpServletResponse response) {
         ValidatorRegistry.Answer answer = registry.current();
-        return answer.rendered().respond(ifNoneMatch, answer.cacheControl());
+        return bodies.respond(request, response, answer.rendered(), ifNoneMatch, answer.cacheControl());
     }
 }

@@ -16,12 +16,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProvidersEndpointTest extends LedgerIntegrationTest {
 
     private static final List<String> CATEGORIES = List.of("llm", "image", "audio", "video", "code", "multi-modal",
             "scraping", "search", "data", "scheduling", "network", "forecasting", "other");
+
+    @Autowired
+    ResponseBodies bodies;
 
     private MarketplaceFixture fixture;
     private MarketplaceFixture.Registered chat;
@@ -196,6 +200,18 @@ class ProvidersEndpointTest extends LedgerIntegrationTest {
 
         ProviderRegistrationTest.assertProblem(reply, 400, "invalid_parameter", null);
         assertThat(reply.json().path("parameter").asText()).isEqualTo("model");
+    }
+
+    @Test
+    void largeListsAreSentFromFilesWithTheSameBytes() {
+        long before = bodies.sentFromFiles();
+
+        Http.Reply reply = Http.get(baseUrl() + "/api/mcp/providers?online=false&model=" + fixture.token);
+
+        assertThat(bodies.sentFromFiles()).isGreaterThan(before);
+        assertThat(reply.body().length()).isGreaterThan(1024);
+        assertThat(reply.raw().headers().firstValueAsLong("Content-Length")).hasValue(reply.body().length());
+        assertThat(reply.json().path("count").asInt()).isEqualTo(3);
     }
 
     @Test

@@ -150,6 +150,7 @@ class RegistryAndDirectoryTest extends LedgerIntegrationTest {
 
         assertThat(fixture.directoryEntry(pending.id()).path("approval").path("state").asText()).isEqualTo("pending");
         ConditionalGets.assertRoundTrip(baseUrl() + "/api/directory/providers", "no-cache");
+        ConditionalGets.assertRoundTrip(baseUrl() + "/api/directory/providers/" + suspended.id(), "no-cache");
     }
 
     @Test
