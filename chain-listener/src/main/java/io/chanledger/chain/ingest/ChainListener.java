@@ -111,12 +111,17 @@ public final class ChainListener {
             try {
                 logs = eth.logs(settings.contract(), next, to);
             } catch (RpcException e) {
-                if (e.kind() != RpcException.Kind.RANGE_TOO_LARGE || range == 1) {
+                if (range == 1 || e.kind() == RpcException.Kind.PERMANENT) {
                     throw e;
                 }
+                // a refused range is retried at once, smaller; a range that keeps timing out is
+                // retried smaller by the next poll, since its size may be what the node chokes on
                 range = Math.max(1, range / 2);
                 rangeSuccesses = 0;
                 stats.rangeShrunk();
+                if (e.kind() == RpcException.Kind.TRANSIENT) {
+                    throw e;
+                }
                 log.info("the node refused blocks {}..{} as too many at once; reading {} blocks at a time", next, to, range);
                 continue;
             }

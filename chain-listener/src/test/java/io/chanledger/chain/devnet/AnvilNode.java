@@ -79,6 +79,11 @@ public final class AnvilNode implements AutoCloseable {
         return port;
     }
 
+    /** The anvil process id, for measuring what it costs. */
+    public long pid() {
+        return process.pid();
+    }
+
     public synchronized Web3j web3j() {
         if (web3j == null) {
             web3j = Web3j.build(service());

@@ -1,5 +1,7 @@
 package io.chanledger.chain.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -26,6 +28,8 @@ public final class FaultyRpcProxy implements AutoCloseable {
 
     public enum Fault { UNAVAILABLE, RATE_LIMITED, TRUNCATED, SLOW, DROPPED, EMPTY_OBJECT }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final HttpServer server;
     private final URI upstream;
     private final Duration slowDelay;
@@ -33,6 +37,8 @@ public final class FaultyRpcProxy implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong faults = new AtomicLong();
     private volatile boolean faulty = true;
+    private volatile long maxLogRange = Long.MAX_VALUE;
+    private final AtomicLong refusedRanges = new AtomicLong();
 
     /** @param slowDelay how long a SLOW answer takes; make it longer than the client's request timeout */
     public FaultyRpcProxy(String upstreamUrl, Duration slowDelay) {
@@ -64,6 +70,18 @@ public final class FaultyRpcProxy implements AutoCloseable {
         return faults.get();
     }
 
+    /**
+     * Refuses, like many providers, an {@code eth_getLogs} spanning more than {@code blocks} blocks
+     * (a JSON-RPC error, not a transport fault), whether or not the other faults are on.
+     */
+    public void refuseLogRangesAbove(long blocks) {
+        maxLogRange = blocks;
+    }
+
+    public long refusedRanges() {
+        return refusedRanges.get();
+    }
+
     /** Turns the faults off (every request forwarded) or back on. */
     public void faulty(boolean on) {
         faulty = on;
@@ -78,6 +96,12 @@ public final class FaultyRpcProxy implements AutoCloseable {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             long n = requests.incrementAndGet();
+            String refusal = refusal(body);
+            if (refusal != null) {
+                refusedRanges.incrementAndGet();
+                respond(exchange, 200, refusal);
+                return;
+            }
             if (faulty && n % 2 == 0) {
                 faults.incrementAndGet();
                 Fault fault = Fault.values()[(int) ((n / 2) % Fault.values().length)];
@@ -104,6 +128,29 @@ public final class FaultyRpcProxy implements AutoCloseable {
                 // no status line: the client sees the connection end without an answer
             }
             case EMPTY_OBJECT -> respond(exchange, 200, "{}");
+        }
+    }
+
+    /** The refusal of a single eth_getLogs request spanning too many blocks, or null. */
+    private String refusal(byte[] body) {
+        if (maxLogRange == Long.MAX_VALUE) {
+            return null;
+        }
+        try {
+            JsonNode request = JSON.readTree(body);
+            if (!request.isObject() || !"eth_getLogs".equals(request.path("method").asText())) {
+                return null;
+            }
+            JsonNode filter = request.path("params").path(0);
+            long from = Long.decode(filter.path("fromBlock").asText());
+            long to = Long.decode(filter.path("toBlock").asText());
+            if (to - from + 1 <= maxLogRange) {
+                return null;
+            }
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + request.path("id") + ",\"error\":{\"code\":-32005,"
+                    + "\"message\":\"block range is too wide, limit is " + maxLogRange + " blocks\"}}";
+        } catch (IOException | RuntimeException notAQueryWeRefuse) {
+            return null;
         }
     }
 

@@ -15,7 +15,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param pollInterval     pause between polls once caught up
  * @param maxBlockRange    most blocks per {@code eth_getLogs}; halved while the node refuses, grown back later
  * @param startBlock       first block to read when there is no checkpoint yet (the contract's deploy block)
- * @param maxLogsPerBatch  most logs per database transaction (a block is never split)
+ * @param maxLogsPerBatch  logs per database transaction, beyond which a range is cut at the next block
+ *                         boundary (a block is never split). Small batches are cheaper per log: Axon
+ *                         scans a unit of work's staged events on every aggregate load, so the cost
+ *                         of a batch grows with the square of its size (BENCHMARKS.md, chain backfill)
  * @param id               checkpoint key; empty means {@code <chain id>:<contract>}
  * @param maxBackoff       longest pause between failing polls
  * @param failuresBeforeDown consecutive failed polls that turn the health indicator DOWN
@@ -28,7 +31,7 @@ public record ListenerProperties(
         @DefaultValue("2s") Duration pollInterval,
         @DefaultValue("1000") int maxBlockRange,
         @DefaultValue("0") long startBlock,
-        @DefaultValue("2000") int maxLogsPerBatch,
+        @DefaultValue("100") int maxLogsPerBatch,
         String id,
         @DefaultValue("1m") Duration maxBackoff,
         @DefaultValue("5") int failuresBeforeDown,

@@ -100,6 +100,31 @@ class FaultyRpcTest extends LedgerIntegrationTest {
         }
     }
 
+    @Test
+    void aNodeRefusingWideLogRangesIsReadInNarrowerOnes() {
+        LedgerView ledger = new LedgerView(baseUrl());
+        try (SeparateChain chain = new SeparateChain(store, commands, transactions);
+             FaultyRpcProxy proxy = new FaultyRpcProxy(chain.node.rpcUrl(), Duration.ofMillis(1_200))) {
+            proxy.faulty(false);
+            proxy.refuseLogRangesAbove(4);
+            Credentials consumer = chain.freshConsumer(DEPOSIT.multiply(BigInteger.TEN));
+            java.util.List<String> channels = new java.util.ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                channels.add(chain.devnet.open(consumer, PROVIDER.getAddress(), DEPOSIT, 86_400).channelId());
+                chain.mine(3);
+            }
+            EthApi viaProxy = new EthApi(new JsonRpcClient(proxy.url(), Duration.ofSeconds(5), RetryPolicy.defaults()));
+            ChainListener listener = chain.listener(SeparateChain.uniqueId("narrow-ranges"), viaProxy, Finality.depth(0), 64, 100);
+
+            listener.poll();
+
+            assertThat(proxy.refusedRanges()).isPositive();
+            assertThat(listener.stats().rangeShrinks()).isPositive();
+            assertThat(listener.stats().checkpointBlock()).isEqualTo(viaProxy.blockNumber());
+            channels.forEach(id -> assertThat(ledger.eventTypes(id)).as(id).containsExactly("ChannelOpened"));
+        }
+    }
+
     private static void claim(Devnet devnet, Credentials consumer, String channelId, long amount) {
         BigInteger value = BigInteger.valueOf(amount);
         devnet.claim(PROVIDER, channelId, value, BigInteger.ONE, devnet.signVoucher(consumer, channelId, value, BigInteger.ONE));
