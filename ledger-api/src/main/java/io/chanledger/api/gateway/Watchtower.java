@@ -15,7 +15,9 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,6 +53,8 @@ final class Watchtower implements AutoCloseable {
     private final Clock clock;
     private final WatchtowerMetrics metrics;
     private volatile ScheduledExecutorService timer;
+    /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
+    private final Set<String> reportedAtRisk = new HashSet<>();
 
     Watchtower(ClaimExecutor executor, ClaimPlanner planner, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
                EthApi eth, Clock clock, WatchtowerMetrics metrics) {
@@ -106,8 +110,11 @@ final class Watchtower implements AutoCloseable {
                 if (planner.nearExpiry(candidate.expiry(), chainTime)
                         && claim.map(c -> c.status() != Status.CONFIRMED).orElse(false)) {
                     atRisk++;
-                    log.warn("channel {} expires at {} (chain time {}); its claim is {}", candidate.channelId(),
-                            candidate.expiry(), chainTime, claim.get().status());
+                    if (reportedAtRisk.add(candidate.channelId() + "/" + claim.get().status())) {
+                        log.warn("channel {} expires at {} (chain time {}); its claim of {} is {}",
+                                candidate.channelId(), candidate.expiry(), chainTime, claim.get().amount(),
+                                claim.get().status());
+                    }
                 }
             } catch (RuntimeException e) {
                 log.warn("watchtower could not handle channel {}: {}", candidate.channelId(), e.toString());
