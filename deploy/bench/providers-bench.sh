@@ -7,6 +7,8 @@
 #            [--threads=2] [--duration=30s] [--warmup=20s] [--rounds=1]
 # Needs PostgreSQL (CHAN_BENCH_PG_HOST/PORT/USER, default 127.0.0.1:5432 postgres, trust auth);
 # installs wrk and nginx-light from the Debian packages when they are missing.
+# CHAN_BENCH_SERVICE_ARGS adds arguments to the service's command line, e.g.
+# "--chan.marketplace.sendfile-min-bytes=0" to measure it writing the bytes itself.
 set -euo pipefail
 
 providers=200 models=5 connections=64 threads=2 duration=30s warmup=20s rounds=1
@@ -62,7 +64,7 @@ echo "starting the service on :$service_port (postgres profile)" >&2
 CHAN_DB_URL="jdbc:postgresql://$pg_host:$pg_port/$database" CHAN_DB_USER="$pg_user" CHAN_ADMIN_TOKEN="$admin_token" \
     "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -jar "$jar" --spring.profiles.active=postgres --server.port="$service_port" \
     --chan.marketplace.allow-private-addresses=true --chan.marketplace.marketplace-url="http://127.0.0.1:$service_port" \
-    --logging.level.root=WARN >"$work/service.log" 2>&1 &
+    --logging.level.root=WARN ${CHAN_BENCH_SERVICE_ARGS:-} >"$work/service.log" 2>&1 &
 service_pid=$!
 for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$service_port/api/agent" >/dev/null && break
@@ -131,7 +133,7 @@ wrk -t"$threads" -c"$connections" -d"$warmup" "$url" >/dev/null
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load before: $load"
-echo "body: $bytes bytes, $count providers of $models models; wrk -t$threads -c$connections -d$duration"
+echo "body: $bytes bytes, $count providers of $models models; wrk -t$threads -c$connections -d$duration${CHAN_BENCH_SERVICE_ARGS:+; service args: $CHAN_BENCH_SERVICE_ARGS}"
 echo
 echo "| round | server | requests/s | p99 (ms) |"
 echo "|---|---|---:|---:|"
