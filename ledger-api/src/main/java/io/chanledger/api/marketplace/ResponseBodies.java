@@ -35,7 +35,7 @@ import org.springframework.stereotype.Component;
  * after any transfer that started from it.
  */
 @Component
-public class ResponseBodies implements DisposableBean {
+class ResponseBodies implements DisposableBean {
 
     private static final int FILES_KEPT = 64;
     private static final String SENDFILE_SUPPORT = "org.apache.tomcat.sendfile.support";
@@ -63,7 +63,7 @@ public class ResponseBodies implements DisposableBean {
         this.sendfileMinBytes = properties.sendfileMinBytes();
     }
 
-    public ResponseEntity<byte[]> respond(HttpServletRequest request, HttpServletResponse response, Rendered rendered,
+    ResponseEntity<byte[]> respond(HttpServletRequest request, HttpServletResponse response, Rendered rendered,
                                           String ifNoneMatch, CacheControl cacheControl) {
         if (rendered.matches(ifNoneMatch)) {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(rendered.etag()).cacheControl(cacheControl).build();
