@@ -130,6 +130,25 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void aStreamThatWouldOutrunTheVoucherIsCutBeforeTheChunkThatExceedsIt() throws Exception {
+        stub.mode = StubUpstream.Mode.SLOW_STREAM;
+        PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
+        long input = Tokenizer.count("Be brief. hi");
+        long amount = rate.cost(input, 10).longValueExact();
+
+        MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", 10, true));
+
+        String body = reply.getContentAsString();
+        long chunks = body.lines().filter(l -> l.startsWith("data: {")).count();
+        assertThat(reply.getStatus()).isEqualTo(200);
+        assertThat(chunks).isEqualTo(10);
+        assertThat(body).contains(": X-CHAN-Error: insufficient_funds_post", "data: [DONE]",
+                ": X-CHAN-Cost: " + rate.cost(input, 10));
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(rate.cost(input, 10));
+        Await.until(Duration.ofSeconds(20), "the upstream stream to be hung up", stub.clientHungUp::get);
+    }
+
+    @Test
     void theUpstreamsReportedUsageIsWhatIsCharged() throws Exception {
         stub.promptTokens = 123;
         stub.completionTokens = 45;
