@@ -1,0 +1,75 @@
+package io.chanledger.domain.channel;
+
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import io.chanledger.domain.chain.ChainRef;
+import java.math.BigInteger;
+import org.axonframework.test.aggregate.AggregateTestFixture;
+import org.hamcrest.FeatureMatcher;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A channel read back from a snapshot (written field by field as JSON, as the application's event
+ * store writes snapshots) keeps its metering state: the charged total and the running holds.
+ */
+class ChannelSnapshotTest {
+
+    private static final String CHANNEL = "0x823da9a7690a95c075e42809132b9efebb72c0f77beca597e756b6033b7c036a";
+    private static final String CONSUMER = "0x5315f457a01c71a5d7ee87da126af57e8cdeda47";
+    private static final String PROVIDER = "0x888a81f924fee3dd0be6367484caa4e91ad34a3f";
+    private static final long NOW = 1_700_000_000L;
+    private static final String SIG = "0x" + "ab".repeat(65);
+
+    /** The event store's mapper: fields only, uint256 values as decimal strings. */
+    private static final ObjectMapper SNAPSHOTS = new ObjectMapper()
+            .registerModule(new SimpleModule().addSerializer(BigInteger.class, ToStringSerializer.instance))
+            .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+            .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private static BigInteger units(long value) {
+        return BigInteger.valueOf(value);
+    }
+
+    @Test
+    void theChargedTotalAndTheRunningHoldsSurviveASnapshot() throws Exception {
+        ChannelAggregate channel = new ChannelAggregate();
+        channel.on(new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, units(10_000_000), NOW + 86_400,
+                new ChainRef(1, "0x" + "0".repeat(64), "0x" + "1".repeat(64), 0), false, BigInteger.ZERO));
+        channel.on(new VoucherAccepted(CHANNEL, units(100_000), units(1), SIG, units(100_000), NOW, units(40_000),
+                NOW + 600, units(0)));
+        channel.on(new RequestSettled(CHANNEL, units(1), units(30_000), units(30_000), units(30_000), NOW + 1));
+        channel.on(new VoucherAccepted(CHANNEL, units(100_000), units(2), SIG, units(0), NOW + 2, units(50_000),
+                NOW + 600, units(30_000)));
+
+        ChannelAggregate restored = SNAPSHOTS.readValue(SNAPSHOTS.writeValueAsString(channel), ChannelAggregate.class);
+
+        // needs 30,000 charged + 50,000 held + 40,000 for this request: 120,000 (without the charged
+        // total or the hold, the highest voucher's 100,000 would do)
+        new AggregateTestFixture<>(ChannelAggregate.class)
+                .givenState(() -> restored)
+                .when(new AcceptVoucher(CHANNEL, units(119_999), units(3), SIG, CONSUMER, NOW + 3,
+                        new MeteredRequest(units(40_000), NOW + 600, PROVIDER)))
+                .expectException(allOf(
+                        feature("reason", VoucherRejectedException::reason, VoucherRejection.INSUFFICIENT_FUNDS),
+                        feature("required", VoucherRejectedException::required, units(120_000))));
+    }
+
+    private static <T> FeatureMatcher<Object, T> feature(String name,
+                                                         java.util.function.Function<VoucherRejectedException, T> read,
+                                                         T expected) {
+        return new FeatureMatcher<>(equalTo(expected), name, name) {
+            @Override
+            protected T featureValueOf(Object actual) {
+                return actual instanceof VoucherRejectedException e ? read.apply(e) : null;
+            }
+        };
+    }
+}
