@@ -1,16 +1,13 @@
 package io.chanledger.chain.ingest;
 
-import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.domain.channel.ChainFactConflictException;
-import io.chanledger.domain.channel.CloseKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -18,7 +15,6 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.web3j.protocol.core.methods.response.Log;
-import org.web3j.protocol.core.methods.response.Transaction;
 
 /**
  * Follows the channel contract's logs up to the final block and records them in the ledger.
@@ -45,6 +41,7 @@ public final class ChainListener {
     private final ListenerStore store;
     private final BatchCommitter committer;
     private final ListenerStats stats;
+    private final CloseKinds closeKinds;
     private volatile ListenerHaltedException halted;
     private boolean chainVerified;
     private Checkpoint checkpoint;
@@ -57,6 +54,7 @@ public final class ChainListener {
         this.store = store;
         this.committer = committer;
         this.stats = new ListenerStats(eth.client().counters());
+        this.closeKinds = new CloseKinds(eth);
         this.range = settings.maxBlockRange();
     }
 
@@ -193,7 +191,7 @@ public final class ChainListener {
         }
         channelLogs.sort(Comparator.comparingLong((ChannelLog l) -> l.chainRef().blockNumber())
                 .thenComparingInt(l -> l.chainRef().logIndex()));
-        List<List<ChannelLog>> segments = segments(channelLogs);
+        List<List<ChannelLog>> segments = RangePlanner.cutAtBlocks(channelLogs, settings.maxLogsPerBatch());
         TreeSet<Long> wanted = new TreeSet<>(List.of(from, to));
         channelLogs.forEach(l -> wanted.add(l.chainRef().blockNumber()));
         Map<Long, BlockHeader> headers = eth.blocks(wanted);
@@ -241,7 +239,7 @@ public final class ChainListener {
         List<String> closing = segment.stream().filter(l -> l instanceof ChannelLog.Closed).map(ChannelLog::channelId).toList();
         Map<String, Long> tracked = store.expiries(settings.listenerId(), end.timestamp(), closing);
         RangePlan plan = RangePlanner.plan(segment, timestamps, tracked, end.number(), end.timestamp());
-        List<Object> commands = plan.commands(closeKinds(plan));
+        List<Object> commands = plan.commands(closeKinds.of(plan.transactionsToInspect()));
         Checkpoint next = new Checkpoint(end.number(), end.hash(), end.timestamp());
         try {
             committer.commit(new IngestedRange(settings.listenerId(), start, end.number()), commands,
@@ -253,48 +251,6 @@ public final class ChainListener {
         checkpoint = next;
         stats.checkpoint(next.blockNumber());
         stats.batchCommitted(plan.channelLogs());
-    }
-
-    /** Reads the function selector of each transaction whose close the logs alone cannot classify. */
-    private Map<String, CloseKind> closeKinds(RangePlan plan) {
-        Map<String, CloseKind> kinds = new HashMap<>();
-        if (plan.transactionsToInspect().isEmpty()) {
-            return kinds;
-        }
-        eth.transactions(plan.transactionsToInspect()).forEach((hash, transaction) -> {
-            String input = transaction.map(Transaction::getInput).orElseThrow(() -> RpcException.transientFailure(
-                    "eth_getTransactionByHash", "the node does not know transaction " + hash, null));
-            String selector = input.length() >= 10 ? input.substring(0, 10).toLowerCase(Locale.ROOT) : input;
-            if (ChannelContract.COOPERATIVE_CLOSE_SELECTOR.equals(selector)) {
-                kinds.put(hash, CloseKind.COOPERATIVE);
-            } else {
-                if (!ChannelContract.CLOSE_SELECTOR.equals(selector)) {
-                    // Called through another contract: after expiry, close and a cooperative close
-                    // without payout move the same money, so the kind is the only thing guessed.
-                    log.warn("transaction {} closed a channel through another contract (selector {}); "
-                            + "recording it as closed after expiry", hash, selector);
-                }
-                kinds.put(hash, CloseKind.AFTER_EXPIRY);
-            }
-        });
-        return kinds;
-    }
-
-    /** Cuts the logs at block boundaries into batches of at most maxLogsPerBatch (a larger block stays whole). */
-    private List<List<ChannelLog>> segments(List<ChannelLog> logs) {
-        List<List<ChannelLog>> segments = new ArrayList<>();
-        List<ChannelLog> current = new ArrayList<>();
-        for (int i = 0; i < logs.size(); i++) {
-            current.add(logs.get(i));
-            boolean blockEnds = i == logs.size() - 1
-                    || logs.get(i + 1).chainRef().blockNumber() != logs.get(i).chainRef().blockNumber();
-            if (blockEnds && current.size() >= settings.maxLogsPerBatch() && i < logs.size() - 1) {
-                segments.add(current);
-                current = new ArrayList<>();
-            }
-        }
-        segments.add(current);
-        return segments;
     }
 
     private void checkLogBelongs(Log raw, long from, long to) {

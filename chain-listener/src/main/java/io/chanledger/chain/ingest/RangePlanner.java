@@ -75,6 +75,32 @@ public final class RangePlanner {
         return new RangePlan(List.copyOf(planner.steps), List.copyOf(planner.changes), logs.size());
     }
 
+    /**
+     * Cuts a range's logs (in chain order) into batches of whole blocks holding at most
+     * {@code maxLogs} logs each; a block with more logs than that is a batch of its own. Always at
+     * least one batch, empty when there are no logs.
+     */
+    public static List<List<ChannelLog>> cutAtBlocks(List<ChannelLog> logs, int maxLogs) {
+        List<List<ChannelLog>> batches = new ArrayList<>();
+        List<ChannelLog> current = new ArrayList<>();
+        int i = 0;
+        while (i < logs.size()) {
+            long block = logs.get(i).chainRef().blockNumber();
+            int end = i;
+            while (end < logs.size() && logs.get(end).chainRef().blockNumber() == block) {
+                end++;
+            }
+            if (!current.isEmpty() && current.size() + (end - i) > maxLogs) {
+                batches.add(current);
+                current = new ArrayList<>();
+            }
+            current.addAll(logs.subList(i, end));
+            i = end;
+        }
+        batches.add(current);
+        return batches;
+    }
+
     private void apply(ChannelLog log) {
         switch (log) {
             case ChannelLog.Opened opened -> {

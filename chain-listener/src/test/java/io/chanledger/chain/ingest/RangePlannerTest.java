@@ -131,4 +131,20 @@ class RangePlannerTest {
         assertThat(plan.commands(Map.of())).hasSize(1);
         assertThat(plan.expiryChanges()).containsExactly(new ExpiryChange.Track(A, Long.MAX_VALUE));
     }
+
+    @Test
+    void cutsBatchesAtBlockBoundariesWithinTheLimitUnlessOneBlockExceedsIt() {
+        List<ChannelLog> logs = new java.util.ArrayList<>();
+        int[] logsPerBlock = {2, 2, 5, 1, 1};
+        for (int block = 0; block < logsPerBlock.length; block++) {
+            for (int i = 0; i < logsPerBlock[block]; i++) {
+                logs.add(new ChannelLog.Claimed(A, PROVIDER, n(1), ref(block, "0x0" + block, i)));
+            }
+        }
+
+        List<List<ChannelLog>> batches = RangePlanner.cutAtBlocks(logs, 4);
+
+        assertThat(batches).extracting(List::size).containsExactly(4, 5, 2);
+        assertThat(RangePlanner.cutAtBlocks(List.of(), 4)).containsExactly(List.of());
+    }
 }
