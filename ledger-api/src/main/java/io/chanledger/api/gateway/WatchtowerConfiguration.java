@@ -52,7 +52,8 @@ class WatchtowerConfiguration {
                              ProviderIdentity identity, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
                              Clock clock, WatchtowerMetrics metrics) {
         TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
-                SenderSettings.defaults().withReceiptTimeout(settings.receiptTimeout(), Duration.ofMillis(500)),
+                new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), settings.minPriorityFee(),
+                        settings.maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 RevertReasons.channelContract());
         ClaimExecutor executor = new ClaimExecutor(sender, eth,
                 new ContractChannelLookup(eth, chain.channelContract(), 1, Duration.ZERO), chain.channelContract(),
