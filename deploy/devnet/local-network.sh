@@ -65,7 +65,7 @@ done
 CHAN_RPC_URL=$rpc node deploy/devnet/deploy.mjs > "$data/devnet.json"
 
 echo "starting the service on $public (log: $data/service.log)"
-CHAN_CHAIN_RPC_URL=$rpc CHAN_PUBLIC_URL=$public CHAN_ADMIN_TOKEN=$admin_token \
+CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL=$public CHAN_ADMIN_TOKEN=$admin_token \
     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar \
     --spring.profiles.active=devnet --server.port="$port" \
     --spring.datasource.url="jdbc:h2:file:./$data/chan-ledger;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH" \
