@@ -1,5 +1,7 @@
 package io.chanledger.chain.contract;
 
+import io.chanledger.chain.ingest.SharedVectors;
+
 import static io.chanledger.chain.devnet.DevnetAccounts.CONSUMER_1;
 import static io.chanledger.chain.devnet.DevnetAccounts.PROVIDER_1;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,22 +67,22 @@ class VectorsOnChainTest {
     void reproducesTheVectorsChannelIds() {
         assertThat(opened).extracting(OpenedChannel::blockNumber).containsOnly(opened.getFirst().blockNumber());
         assertThat(opened).extracting(OpenedChannel::channelId).containsExactly(
-                Vectors.byId("channelIds", "channel-1").path("channelId").asText(),
-                Vectors.byId("channelIds", "channel-1-next-nonce").path("channelId").asText(),
-                Vectors.byId("channelIds", "channel-roles-swapped").path("channelId").asText());
-        assertThat(opened.getFirst().channelId()).isEqualTo(Vectors.root().path("channel").path("channelId").asText());
+                SharedVectors.byId("channelIds", "channel-1").path("channelId").asText(),
+                SharedVectors.byId("channelIds", "channel-1-next-nonce").path("channelId").asText(),
+                SharedVectors.byId("channelIds", "channel-roles-swapped").path("channelId").asText());
+        assertThat(opened.getFirst().channelId()).isEqualTo(SharedVectors.root().path("channel").path("channelId").asText());
     }
 
     @Test
     void emitsTheOpenedLogOfTheVectors() {
-        JsonNode vector = Vectors.byId("eventLogs", "opened").path("log");
+        JsonNode vector = SharedVectors.byId("eventLogs", "opened").path("log");
         assertLogEquals(opened.getFirst().log(), vector);
     }
 
     @Test
     void usesTheVectorsDomainSeparator() {
-        String expected = Vectors.root().path("domainSeparator").asText();
-        assertThat(devnet.channelAddress()).isEqualToIgnoringCase(Vectors.root().path("domain").path("verifyingContract").asText());
+        String expected = SharedVectors.root().path("domainSeparator").asText();
+        assertThat(devnet.channelAddress()).isEqualToIgnoringCase(SharedVectors.root().path("domain").path("verifyingContract").asText());
         assertThat(Numeric.toHexString(devnet.domainSeparator())).isEqualTo(expected);
         assertThat(Numeric.toHexString(ChannelSignatures.domainSeparator(devnet.chainId(), devnet.channelAddress())))
                 .isEqualTo(expected);
@@ -88,7 +90,7 @@ class VectorsOnChainTest {
 
     @Test
     void claimAcceptsExactlyTheVouchersTheVectorsAccept() {
-        for (JsonNode vector : Vectors.list("vouchers")) {
+        for (JsonNode vector : SharedVectors.list("vouchers")) {
             BigInteger amount = new BigInteger(vector.path("amount").asText());
             CallOutcome outcome = devnet.callClaim(PROVIDER_1.getAddress(), vector.path("channelId").asText(), amount,
                     new BigInteger(vector.path("nonce").asText()), Numeric.hexStringToByteArray(vector.path("signature").asText()));
@@ -99,11 +101,11 @@ class VectorsOnChainTest {
     @Test
     void harnessDigestsMatchTheVectors() {
         byte[] domain = devnet.domainSeparator();
-        JsonNode voucher = Vectors.byId("vouchers", "valid-v27");
+        JsonNode voucher = SharedVectors.byId("vouchers", "valid-v27");
         assertThat(Numeric.toHexString(ChannelSignatures.voucherDigest(domain, voucher.path("channelId").asText(),
                 new BigInteger(voucher.path("amount").asText()), new BigInteger(voucher.path("nonce").asText()))))
                 .isEqualTo(voucher.path("digest").asText());
-        JsonNode close = Vectors.byId("closeAuthorizations", "valid-provider");
+        JsonNode close = SharedVectors.byId("closeAuthorizations", "valid-provider");
         assertThat(Numeric.toHexString(ChannelSignatures.closeAuthorizationDigest(domain, close.path("channelId").asText(),
                 new BigInteger(close.path("finalAmount").asText()))))
                 .isEqualTo(close.path("digest").asText());
@@ -111,7 +113,7 @@ class VectorsOnChainTest {
 
     @Test
     void cooperativeCloseAcceptsExactlyTheCloseAuthorizationsTheVectorsAccept() {
-        for (JsonNode vector : Vectors.list("closeAuthorizations")) {
+        for (JsonNode vector : SharedVectors.list("closeAuthorizations")) {
             BigInteger finalAmount = new BigInteger(vector.path("finalAmount").asText());
             CallOutcome outcome = devnet.callCooperativeClose(CONSUMER_1.getAddress(), vector.path("channelId").asText(),
                     finalAmount, Numeric.hexStringToByteArray(vector.path("signature").asText()));
@@ -123,17 +125,17 @@ class VectorsOnChainTest {
     void cooperativeCloseWithTheVectorsAuthorizationEmitsTheVectorsLogs() {
         String snapshot = devnet.snapshot();
         try {
-            JsonNode authorization = Vectors.byId("closeAuthorizations", "valid-provider");
+            JsonNode authorization = SharedVectors.byId("closeAuthorizations", "valid-provider");
             TransactionReceipt receipt = devnet.cooperativeClose(CONSUMER_1, authorization.path("channelId").asText(),
                     new BigInteger(authorization.path("finalAmount").asText()),
                     Numeric.hexStringToByteArray(authorization.path("signature").asText()));
 
             assertThat(devnet.eventNames(receipt)).containsExactly("FeePaid", "ChannelClaimed", "ChannelClosed");
             Log fee = devnet.logs(receipt, "FeePaid").getFirst();
-            assertThat(fee.getTopics()).containsExactlyElementsOf(topics(Vectors.byId("eventLogs", "fee").path("log")));
+            assertThat(fee.getTopics()).containsExactlyElementsOf(topics(SharedVectors.byId("eventLogs", "fee").path("log")));
             assertThat(Devnet.amountOf(fee)).isEqualTo(BigInteger.valueOf(15_000));
-            assertLogEquals(devnet.logs(receipt, "ChannelClaimed").getFirst(), Vectors.byId("eventLogs", "claimed").path("log"));
-            assertLogEquals(devnet.logs(receipt, "ChannelClosed").getFirst(), Vectors.byId("eventLogs", "closed").path("log"));
+            assertLogEquals(devnet.logs(receipt, "ChannelClaimed").getFirst(), SharedVectors.byId("eventLogs", "claimed").path("log"));
+            assertLogEquals(devnet.logs(receipt, "ChannelClosed").getFirst(), SharedVectors.byId("eventLogs", "closed").path("log"));
         } finally {
             devnet.revertTo(snapshot);
         }
