@@ -1,25 +1,22 @@
 package io.chanledger.api.bench;
 
 import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.ClosedLoopLoad;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Voucher admission benchmark (not a test): pre-signed vouchers over many channels, POSTed by
@@ -100,47 +97,20 @@ public final class VoucherAdmissionBench {
             bodies.get(client).add(Channels.voucherJson(CONSUMER, channelId, nonce * 1_000, nonce));
             urls.get(client).add(baseUrl + "/api/channels/" + channelId + "/vouchers");
         }
-        long[] latencies = new long[total];
-        AtomicLong next = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
+        List<List<HttpRequest>> requests = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            List<String> myBodies = bodies.get(c);
-            List<String> myUrls = urls.get(c);
-            threads.add(Thread.ofPlatform().start(() -> {
-                try {
-                    start.await();
-                    for (int k = 0; k < myBodies.size(); k++) {
-                        HttpRequest request = HttpRequest.newBuilder(URI.create(myUrls.get(k)))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(myBodies.get(k))).build();
-                        long t0 = System.nanoTime();
-                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                        latencies[(int) next.getAndIncrement()] = System.nanoTime() - t0;
-                        if (response.statusCode() != 200) {
-                            if (errors.incrementAndGet() <= 3) {
-                                System.err.println(response.statusCode() + " " + response.body());
-                            }
-                        }
-                    }
-                } catch (Exception e) {
-                    errors.incrementAndGet();
-                    System.err.println("client failed: " + e);
-                }
-            }));
+            List<HttpRequest> mine = new ArrayList<>();
+            for (int k = 0; k < bodies.get(c).size(); k++) {
+                mine.add(HttpRequest.newBuilder(URI.create(urls.get(c).get(k)))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(bodies.get(c).get(k))).build());
+            }
+            requests.add(mine);
         }
-        long begin = System.nanoTime();
-        start.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        double seconds = (System.nanoTime() - begin) / 1e9;
+        ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
         if (report) {
-            long[] done = Arrays.copyOf(latencies, (int) next.get());
-            Arrays.sort(done);
-            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d |%n", clients, done.length,
-                    (done.length - errors.get()) / seconds, percentile(done, 0.50), percentile(done, 0.99), errors.get());
+            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d |%n", clients, result.requests(), result.perSecond(),
+                    result.p50Millis(), result.p99Millis(), result.errors());
         }
     }
 
@@ -150,12 +120,5 @@ public final class VoucherAdmissionBench {
             mine.add(channels.get(i));
         }
         return mine;
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
     }
 }

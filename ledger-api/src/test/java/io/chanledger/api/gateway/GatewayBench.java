@@ -1,23 +1,20 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.support.Channels;
+import io.chanledger.api.support.ClosedLoopLoad;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Gateway benchmark (not a test): paid chat completions through a running gateway with the echo
@@ -125,45 +122,7 @@ public final class GatewayBench {
             }
             requests.add(mine);
         }
-        long[] latencies = new long[clients * perClient];
-        AtomicLong next = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (List<HttpRequest> mine : requests) {
-            threads.add(Thread.ofPlatform().start(() -> {
-                try {
-                    start.await();
-                    for (HttpRequest request : mine) {
-                        long t0 = System.nanoTime();
-                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                        latencies[(int) next.getAndIncrement()] = System.nanoTime() - t0;
-                        if (response.statusCode() != 200 && errors.incrementAndGet() <= 3) {
-                            System.err.println(response.statusCode() + " " + response.body());
-                        }
-                    }
-                } catch (Exception e) {
-                    errors.incrementAndGet();
-                    System.err.println("client failed: " + e);
-                }
-            }));
-        }
-        long begin = System.nanoTime();
-        start.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        double seconds = (System.nanoTime() - begin) / 1e9;
-        long[] done = Arrays.copyOf(latencies, (int) next.get());
-        Arrays.sort(done);
-        return new Run((done.length - errors.get()) / seconds, percentile(done, 0.50), percentile(done, 0.99),
-                errors.get());
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+        ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
+        return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors());
     }
 }
