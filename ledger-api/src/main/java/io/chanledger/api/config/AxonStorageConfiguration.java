@@ -90,7 +90,8 @@ class AxonStorageConfiguration {
                                           org.axonframework.config.Configuration configuration,
                                           ConnectionProvider connectionProvider,
                                           TransactionManager transactionManager,
-                                          EventSchema eventSchema) {
+                                          EventSchema eventSchema,
+                                          LedgerProperties ledger) {
         return JdbcEventStorageEngine.builder()
                 .snapshotSerializer(serializer)
                 .eventSerializer(serializer)
@@ -101,6 +102,7 @@ class AxonStorageConfiguration {
                 .transactionManager(transactionManager)
                 .schema(eventSchema)
                 .dataType(String.class)
+                .batchSize(ledger.eventFetchSize())
                 .build();
     }
 

@@ -2,23 +2,36 @@ package io.chanledger.api.readmodels;
 
 import io.chanledger.projections.readmodel.ReadModels;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The processor of the channel read models: one segment by default (provider totals are shared
- * rows; more segments only contend for them on a small machine), and batches large enough that
- * a batch costs a few statements rather than a few per event.
+ * The processor of the channel read models. One segment by default: provider accounts are rows
+ * every batch touches, which parallel segments would only contend for on a small machine. A
+ * tracking processor by default, because it hands the projections batches as large as
+ * {@code batch-size}, so a replay writes each channel about once per batch rather than once per
+ * event; the pooled processor remains one setting away.
  */
 @Configuration(proxyBeanMethods = false)
 class ReadModelConfiguration {
 
+    private static final String GROUP = ReadModels.CHANNEL_PROCESSING_GROUP;
+
     @Bean
     ConfigurerModule channelReadModelProcessor(ReadModelProperties properties) {
-        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
-                ReadModels.CHANNEL_PROCESSING_GROUP,
-                (configuration, builder) -> builder
-                        .batchSize(properties.batchSize())
-                        .initialSegmentCount(properties.segments()));
+        if (properties.processor() == ReadModelProperties.ProcessorKind.POOLED) {
+            return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessor(GROUP)
+                    .registerPooledStreamingEventProcessorConfiguration(GROUP, (configuration, builder) -> builder
+                            .batchSize(properties.batchSize())
+                            .initialSegmentCount(properties.segments()));
+        }
+        TrackingEventProcessorConfiguration tracking = (properties.segments() == 1
+                ? TrackingEventProcessorConfiguration.forSingleThreadedProcessing()
+                : TrackingEventProcessorConfiguration.forParallelProcessing(properties.segments()))
+                .andBatchSize(properties.batchSize())
+                .andInitialSegmentsCount(properties.segments());
+        return configurer -> configurer.eventProcessing().registerTrackingEventProcessor(GROUP)
+                .registerTrackingEventProcessorConfiguration(GROUP, configuration -> tracking);
     }
 }

@@ -3,6 +3,7 @@ package io.chanledger.api.readmodels;
 import io.chanledger.projections.readmodel.ReadModels;
 import java.util.Collection;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventTrackerStatus;
@@ -16,6 +17,7 @@ public class ReadModelProgress {
 
     private final EventProcessingConfiguration processing;
     private final JdbcTemplate jdbc;
+    private final AtomicBoolean bulkRebuilding = new AtomicBoolean();
 
     ReadModelProgress(EventProcessingConfiguration processing, DataSource dataSource) {
         this.processing = processing;
@@ -56,7 +58,13 @@ public class ReadModelProgress {
      * than the reset position arrives; the models are complete again before.)
      */
     public boolean replaying() {
-        return processor().processingStatus().values().stream().anyMatch(ReadModelProgress::rebuilding);
+        return bulkRebuilding.get()
+                || processor().processingStatus().values().stream().anyMatch(ReadModelProgress::rebuilding);
+    }
+
+    /** Set while a replay rebuilds the read models in bulk, with the processor stopped. */
+    void rebuilding(boolean rebuilding) {
+        bulkRebuilding.set(rebuilding);
     }
 
     private static boolean rebuilding(EventTrackerStatus status) {

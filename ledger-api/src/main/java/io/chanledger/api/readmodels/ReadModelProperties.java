@@ -7,7 +7,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The channel read models: {@code chan.read-models.*}.
  *
- * @param batchSize events per batch (one transaction, one read and one write of each touched row)
+ * @param processor which kind of streaming processor builds them: {@code tracking} (default: a
+ *        thread per segment reading batches of up to {@code batchSize} events) or {@code pooled}
+ *        (Axon's pooled streaming processor, whose work queue of 1024 events and 100 ms back-off
+ *        when full cap one segment near 10,000 events/s — see BENCHMARKS.md, Replay)
+ * @param batchSize events per batch (one transaction, one read and a few writes of the touched rows)
  * @param segments segments of the processor, shared out among instances; each holds its own token
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
  * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
@@ -15,10 +19,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("chan.read-models")
 public record ReadModelProperties(
-        @DefaultValue("1000") int batchSize,
+        @DefaultValue("tracking") ProcessorKind processor,
+        @DefaultValue("5000") int batchSize,
         @DefaultValue("1") int segments,
         @DefaultValue("1h") Duration atRiskWindow,
         @DefaultValue("2s") Duration freshReadTimeout) {
+
+    public enum ProcessorKind { TRACKING, POOLED }
 
     public ReadModelProperties {
         if (batchSize < 1 || segments < 1) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
@@ -20,10 +21,12 @@ import org.springframework.stereotype.Service;
 
 /**
  * Rebuilds the channel read models from the event store and proves the rebuild: stop the
- * processor, checksum the models, reset its tokens (its reset handlers empty the tables), start it,
- * wait until it is back where it was, stop it again, checksum, start it. The two checksums must be
- * equal unless channel events arrived meanwhile. Runs on this instance, which must be able to
- * claim every segment: other instances keep serving reads, from a model that is briefly partial.
+ * processor, checksum the models, reset its tokens (its reset handlers empty the tables), rebuild
+ * them from the whole event stream in large chunks ({@link BulkRebuild}), hand the processor the
+ * token of the last event applied, start it, wait until it is at least where it was, stop it
+ * again, checksum, start it. The two checksums must be equal unless channel events arrived
+ * meanwhile. Runs on this instance, which must be able to claim every segment: other instances
+ * keep serving reads, from a model that is briefly partial.
  */
 @Service
 public class ReadModelReplay {
@@ -33,16 +36,19 @@ public class ReadModelReplay {
 
     private final ReadModelProgress progress;
     private final ReadModelChecksums checksums;
+    private final BulkRebuild bulk;
+    private final AtomicLong rebuilt = new AtomicLong();
     private final TokenStore tokenStore;
     private final TransactionManager transactions;
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final AtomicReference<ReplayStatus> status = new AtomicReference<>(ReplayStatus.idle());
 
-    ReadModelReplay(ReadModelProgress progress, ReadModelChecksums checksums, TokenStore tokenStore,
+    ReadModelReplay(ReadModelProgress progress, ReadModelChecksums checksums, BulkRebuild bulk, TokenStore tokenStore,
                     TransactionManager transactions, DataSource dataSource, Clock clock) {
         this.progress = progress;
         this.checksums = checksums;
+        this.bulk = bulk;
         this.tokenStore = tokenStore;
         this.transactions = transactions;
         this.jdbc = new JdbcTemplate(dataSource);
@@ -65,10 +71,9 @@ public class ReadModelReplay {
         if (current.state() != ReplayStatus.State.REPLAYING) {
             return current;
         }
-        OptionalLong position = progress.position();
-        Long processed = position.isPresent() ? position.getAsLong() : null;
+        long processed = rebuilt.get();
         double seconds = Math.max(0.001, Duration.between(current.startedAt(), clock.instant()).toMillis() / 1000.0);
-        return current.withProgress(processed, progress.head(), processed == null ? null : processed / seconds);
+        return current.withProgress(processed, progress.head(), processed / seconds);
     }
 
     private void run() {
@@ -81,13 +86,22 @@ public class ReadModelReplay {
             log.info("Read models before replay, at event {}: {}", position, before.checksum());
             set(status.get().withBefore(before).in(ReplayStatus.State.REPLAYING));
             Instant replayStart = clock.instant();
+            rebuilt.set(0);
             processor.resetTokens();
+            progress.rebuilding(true);
+            try {
+                TrackingToken reached = bulk.rebuild(rebuilt);
+                if (reached != null) {
+                    handOver(reached);
+                }
+            } finally {
+                progress.rebuilding(false);
+            }
+            double seconds = Math.max(0.001, Duration.between(replayStart, clock.instant()).toMillis() / 1000.0);
+            set(status.get().withProgress(rebuilt.get(), progress.head(), rebuilt.get() / seconds));
             processor.start();
             awaitReplayed(processor, position);
-            long replayed = Math.max(0, position);
-            double seconds = Math.max(0.001, Duration.between(replayStart, clock.instant()).toMillis() / 1000.0);
-            set(status.get().withProgress(replayed, progress.head(), replayed / seconds)
-                    .in(ReplayStatus.State.VERIFYING));
+            set(status.get().in(ReplayStatus.State.VERIFYING));
             processor.shutDown();
             long afterPosition = positionAtRest();
             ReplayStatus.Snapshot after = new ReplayStatus.Snapshot(afterPosition, checksums.compute());
@@ -124,6 +138,16 @@ public class ReadModelReplay {
                 throw new IllegalStateException("interrupted while replaying", e);
             }
         }
+    }
+
+    /** Every segment of the stopped processor continues after the last event the bulk rebuild applied. */
+    private void handOver(TrackingToken reached) {
+        String name = ReadModels.CHANNEL_PROCESSING_GROUP;
+        transactions.executeInTransaction(() -> {
+            for (int segment : tokenStore.fetchSegments(name)) {
+                tokenStore.storeToken(reached, name, segment);
+            }
+        });
     }
 
     /** The lowest position among the stopped processor's segments: every event up to it is in the model. */

@@ -86,6 +86,17 @@ class ReadModelReplayTest extends LedgerIntegrationTest {
         assertThat(after.path("tables").get(0).path("rows").asLong()).isGreaterThanOrEqualTo(CHANNELS);
         assertThat(status.path("processed").asLong()).isGreaterThanOrEqualTo(status.path("before").path("position").asLong());
         assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
+
+        String later = generator.channelId();
+        List<Object> laterEvents = generator.history(later, now);
+        List<DomainEventMessage<?>> laterMessages = new ArrayList<>();
+        for (int sequence = 0; sequence < laterEvents.size(); sequence++) {
+            laterMessages.add(MixedHistories.message(later, sequence, laterEvents.get(sequence), Instant.now()));
+        }
+        MixedHistories.append(eventStore, transactions, laterMessages);
+        ReadModelsCaughtUp.await(progress, Duration.ofMinutes(1));
+        histories.put(later, laterEvents);
+        assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.chanledger.projections.readmodel.BatchingProjection;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -22,57 +23,96 @@ import org.springframework.stereotype.Component;
 
 /**
  * Builds {@code channel_balance} from the Channel aggregate's events. Each batch reads the rows
- * of all its channels in one query and writes them back once; an event whose sequence number is
- * not above the row's last applied one is skipped, so replaying or redelivering changes nothing.
+ * of all its channels in one query and writes them back in a few multi-row statements; an event
+ * whose sequence number is not above the row's last applied one is skipped, so replaying or
+ * redelivering changes nothing. Read models derived from the balances (provider accounts) are
+ * handed the batch's changes and written in the same transaction.
  */
 @Component
 @ProcessingGroup(ReadModels.CHANNEL_PROCESSING_GROUP)
 public class ChannelBalanceProjection extends BatchingProjection<RowBatch<ChannelBalance>> {
 
     private final ChannelBalanceRepository repository;
+    private final List<ChannelBalanceListener> listeners;
 
-    public ChannelBalanceProjection(ChannelBalanceRepository repository) {
+    public ChannelBalanceProjection(ChannelBalanceRepository repository, List<ChannelBalanceListener> listeners) {
         this.repository = repository;
+        this.listeners = List.copyOf(listeners);
     }
 
     @EventHandler
     public void on(ChannelOpened event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.create(event.channelId(), () -> ChannelBalance.opened(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(ChannelOpenConfirmed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.confirmed(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(VoucherAccepted event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.vouched(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(ChannelClaimed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.claimed(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(ChannelExpired event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.expired(sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(ChannelClosed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.closed(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     @EventHandler
     public void on(CloseAuthorized event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> batch.update(event.channelId(), sequence, row -> row.closeAuthorized(event, sequence, at)));
+        inBatch(batch -> apply(batch, event, sequence, at));
+    }
+
+    /**
+     * Applies one event of a channel to {@code batch}: the first creates the row, the others
+     * change it; an event applied before (by sequence number) or of another kind changes nothing.
+     */
+    public void apply(RowBatch<ChannelBalance> batch, Object event, long sequence, Instant at) {
+        if (event instanceof ChannelOpened opened) {
+            batch.create(opened.channelId(), () -> ChannelBalance.opened(opened, sequence, at));
+        } else if (channelIdOf(event) instanceof String channelId) {
+            batch.update(channelId, sequence, row -> row.apply(event, sequence, at));
+        }
+    }
+
+    /** A batch over the rows of {@code channelIds}, read in one go, for callers that feed events themselves. */
+    public RowBatch<ChannelBalance> batchOf(Collection<String> channelIds) {
+        return new RowBatch<>(repository, channelIds);
+    }
+
+    /** Writes what {@code batch} changed, and what follows from it in the derived read models. */
+    public void complete(RowBatch<ChannelBalance> batch) {
+        flush(batch);
     }
 
     @ResetHandler
     public void reset() {
+        listeners.forEach(ChannelBalanceListener::reset);
         repository.deleteAll();
+    }
+
+    private static String channelIdOf(Object event) {
+        return switch (event) {
+            case ChannelOpenConfirmed e -> e.channelId();
+            case VoucherAccepted e -> e.channelId();
+            case ChannelClaimed e -> e.channelId();
+            case ChannelExpired e -> e.channelId();
+            case ChannelClosed e -> e.channelId();
+            case CloseAuthorized e -> e.channelId();
+            default -> null;
+        };
     }
 
     @Override
@@ -83,5 +123,9 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
     @Override
     protected void flush(RowBatch<ChannelBalance> batch) {
         batch.flush();
+        if (!listeners.isEmpty()) {
+            List<RowBatch.Change<ChannelBalance>> changes = batch.changes();
+            listeners.forEach(listener -> listener.balancesChanged(changes));
+        }
     }
 }

@@ -7,6 +7,7 @@ import static io.chanledger.projections.readmodel.Sql.uint;
 
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.projections.readmodel.MultiRow;
 import io.chanledger.projections.readmodel.RowStore;
 import io.chanledger.projections.readmodel.Sql;
 import io.chanledger.projections.readmodel.TableChecksum;
@@ -29,15 +30,21 @@ import org.springframework.stereotype.Component;
 @Component
 public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
 
-    private static final String COLUMNS = "channel_id, consumer, provider, deposit, expiry, status, provisional,"
-            + " highest_amount, highest_nonce, highest_signature, voucher_count, claimed, claimable, fees_paid, refund,"
-            + " close_kind, authorized_close_amount, last_activity, last_sequence";
-    private static final String INSERT = "INSERT INTO channel_balance (" + COLUMNS + ") VALUES ("
-            + Sql.placeholders(19) + ")";
-    private static final String UPDATE = "UPDATE channel_balance SET consumer = ?, provider = ?, deposit = ?,"
-            + " expiry = ?, status = ?, provisional = ?, highest_amount = ?, highest_nonce = ?, highest_signature = ?,"
-            + " voucher_count = ?, claimed = ?, claimable = ?, fees_paid = ?, refund = ?, close_kind = ?,"
-            + " authorized_close_amount = ?, last_activity = ?, last_sequence = ? WHERE channel_id = ?";
+    private static final String UINT = "NUMERIC(78, 0)";
+
+    private static final List<MultiRow.Column> TYPED_COLUMNS = List.of(
+            new MultiRow.Column("channel_id", "VARCHAR(66)"), new MultiRow.Column("consumer", "VARCHAR(42)"),
+            new MultiRow.Column("provider", "VARCHAR(42)"), new MultiRow.Column("deposit", UINT),
+            new MultiRow.Column("expiry", "BIGINT"), new MultiRow.Column("status", "VARCHAR(8)"),
+            new MultiRow.Column("provisional", "BOOLEAN"), new MultiRow.Column("highest_amount", UINT),
+            new MultiRow.Column("highest_nonce", UINT), new MultiRow.Column("highest_signature", "VARCHAR(200)"),
+            new MultiRow.Column("voucher_count", "BIGINT"), new MultiRow.Column("claimed", UINT),
+            new MultiRow.Column("claimable", UINT), new MultiRow.Column("fees_paid", UINT),
+            new MultiRow.Column("refund", UINT), new MultiRow.Column("close_kind", "VARCHAR(16)"),
+            new MultiRow.Column("authorized_close_amount", UINT),
+            new MultiRow.Column("last_activity", "TIMESTAMP WITH TIME ZONE"),
+            new MultiRow.Column("last_sequence", "BIGINT"));
+    private static final String COLUMNS = String.join(", ", TYPED_COLUMNS.stream().map(MultiRow.Column::name).toList());
     private static final String AT_RISK = "status <> 'closed' AND claimable > 0 AND expiry <= ?";
     private static final RowMapper<ChannelBalance> ROW = (rows, n) -> map(rows);
 
@@ -65,18 +72,16 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
 
     @Override
     public void insertAll(List<ChannelBalance> rows) {
-        jdbc.batchUpdate(INSERT, rows, rows.size(), (statement, row) -> {
-            statement.setString(1, row.channelId());
-            bindState(statement, 2, row);
-        });
+        for (List<ChannelBalance> chunk : MultiRow.chunks(rows)) {
+            jdbc.update(MultiRow.insert("channel_balance", TYPED_COLUMNS, chunk.size()), statement -> bind(statement, chunk));
+        }
     }
 
     @Override
     public void updateAll(List<ChannelBalance> rows) {
-        jdbc.batchUpdate(UPDATE, rows, rows.size(), (statement, row) -> {
-            bindState(statement, 1, row);
-            statement.setString(19, row.channelId());
-        });
+        for (List<ChannelBalance> chunk : MultiRow.chunks(rows)) {
+            jdbc.update(MultiRow.update("channel_balance", TYPED_COLUMNS, chunk.size()), statement -> bind(statement, chunk));
+        }
     }
 
     public Optional<ChannelBalance> find(String channelId) {
@@ -156,26 +161,30 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
                 b.lastActivity(), b.lastSequence());
     }
 
-    private static void bindState(PreparedStatement s, int first, ChannelBalance row) throws SQLException {
-        int i = first;
-        s.setString(i++, row.consumer());
-        s.setString(i++, row.provider());
-        setUint(s, i++, row.deposit());
-        s.setLong(i++, row.expiry());
-        s.setString(i++, row.status().code());
-        s.setBoolean(i++, row.provisional());
-        setUint(s, i++, row.highestAmount());
-        setUint(s, i++, row.highestNonce());
-        s.setString(i++, row.highestSignature());
-        s.setLong(i++, row.voucherCount());
-        setUint(s, i++, row.claimed());
-        setUint(s, i++, row.claimable());
-        setUint(s, i++, row.feesPaid());
-        setUint(s, i++, row.refund());
-        s.setString(i++, row.closeKind() == null ? null : row.closeKind().name());
-        setUint(s, i++, row.authorizedCloseAmount());
-        setInstant(s, i++, row.lastActivity());
-        s.setLong(i, row.lastSequence());
+    /** Every row's columns in {@link #TYPED_COLUMNS} order, one row after the other. */
+    private static void bind(PreparedStatement s, List<ChannelBalance> rows) throws SQLException {
+        int i = 1;
+        for (ChannelBalance row : rows) {
+            s.setString(i++, row.channelId());
+            s.setString(i++, row.consumer());
+            s.setString(i++, row.provider());
+            setUint(s, i++, row.deposit());
+            s.setLong(i++, row.expiry());
+            s.setString(i++, row.status().code());
+            s.setBoolean(i++, row.provisional());
+            setUint(s, i++, row.highestAmount());
+            setUint(s, i++, row.highestNonce());
+            s.setString(i++, row.highestSignature());
+            s.setLong(i++, row.voucherCount());
+            setUint(s, i++, row.claimed());
+            setUint(s, i++, row.claimable());
+            setUint(s, i++, row.feesPaid());
+            setUint(s, i++, row.refund());
+            s.setString(i++, row.closeKind() == null ? null : row.closeKind().name());
+            setUint(s, i++, row.authorizedCloseAmount());
+            setInstant(s, i++, row.lastActivity());
+            s.setLong(i++, row.lastSequence());
+        }
     }
 
     private static ChannelBalance map(ResultSet r) throws SQLException {

@@ -5,20 +5,14 @@ import static io.chanledger.projections.readmodel.Sql.setInstant;
 import static io.chanledger.projections.readmodel.Sql.setUint;
 import static io.chanledger.projections.readmodel.Sql.uint;
 
-import io.chanledger.domain.channel.ChannelStatus;
-import io.chanledger.projections.readmodel.RowStore;
 import io.chanledger.projections.readmodel.Sql;
 import io.chanledger.projections.readmodel.TableChecksum;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -26,12 +20,13 @@ import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-/** The tables {@code provider_account} (totals) and {@code provider_account_channel} (each channel's part). */
+/**
+ * The table {@code provider_account}; the amount at risk is summed from {@code channel_balance} when
+ * asked, because it depends on the clock.
+ */
 @Component
-public class ProviderAccountRepository implements RowStore<ProviderChannel> {
+public class ProviderAccountRepository {
 
-    private static final String CHANNEL_COLUMNS = "channel_id, provider, status, expiry, highest, claimed, claimable,"
-            + " fees_paid, last_activity, last_sequence";
     private static final String ACCOUNT_COLUMNS = "provider, channels, open_channels, expired_channels, claimable,"
             + " claimed, fees_paid, last_activity";
 
@@ -42,33 +37,6 @@ public class ProviderAccountRepository implements RowStore<ProviderChannel> {
         this.jdbc = new JdbcTemplate(dataSource);
         this.streaming = new JdbcTemplate(dataSource);
         this.streaming.setFetchSize(1_000);
-    }
-
-    @Override
-    public Map<String, ProviderChannel> findAll(Collection<String> channelIds) {
-        Map<String, ProviderChannel> found = new HashMap<>();
-        for (List<String> ids : Sql.inLists(channelIds)) {
-            jdbc.query("SELECT " + CHANNEL_COLUMNS + " FROM provider_account_channel WHERE channel_id IN ("
-                    + Sql.placeholders(ids.size()) + ")", rows -> {
-                        ProviderChannel row = mapChannel(rows);
-                        found.put(row.channelId(), row);
-                    }, ids.toArray());
-        }
-        return found;
-    }
-
-    @Override
-    public void insertAll(List<ProviderChannel> rows) {
-        jdbc.batchUpdate("INSERT INTO provider_account_channel (provider, status, expiry, highest, claimed, claimable,"
-                + " fees_paid, last_activity, last_sequence, channel_id) VALUES (" + Sql.placeholders(10) + ")",
-                rows, rows.size(), (s, row) -> bindChannel(s, row));
-    }
-
-    @Override
-    public void updateAll(List<ProviderChannel> rows) {
-        jdbc.batchUpdate("UPDATE provider_account_channel SET provider = ?, status = ?, expiry = ?, highest = ?,"
-                + " claimed = ?, claimable = ?, fees_paid = ?, last_activity = ?, last_sequence = ? WHERE channel_id = ?",
-                rows, rows.size(), (s, row) -> bindChannel(s, row));
     }
 
     /**
@@ -134,7 +102,7 @@ public class ProviderAccountRepository implements RowStore<ProviderChannel> {
             return Optional.empty();
         }
         ProviderAccount totals = accounts.getFirst();
-        return jdbc.query("SELECT COUNT(*) AS n, COALESCE(SUM(claimable), 0) AS amount FROM provider_account_channel"
+        return jdbc.query("SELECT COUNT(*) AS n, COALESCE(SUM(claimable), 0) AS amount FROM channel_balance"
                         + " WHERE provider = ? AND status <> 'closed' AND claimable > 0 AND expiry <= ?",
                 (r, n) -> new ProviderAccount(totals.provider(), totals.channels(), totals.openChannels(),
                         totals.expiredChannels(), totals.claimable(), totals.claimed(), totals.feesPaid(),
@@ -142,45 +110,18 @@ public class ProviderAccountRepository implements RowStore<ProviderChannel> {
                 provider, atRiskExpiry).stream().findFirst();
     }
 
-    /** Accounts in provider order, then channel parts in channel order; run inside a transaction on PostgreSQL. */
-    public List<TableChecksum> checksums() {
+    /** Accounts in provider order; run inside a transaction on PostgreSQL. */
+    public TableChecksum checksum() {
         TableChecksum.Builder accounts = new TableChecksum.Builder("provider_account");
         streaming.query("SELECT " + ACCOUNT_COLUMNS + " FROM provider_account ORDER BY provider", rows -> {
             accounts.add(TableChecksum.line(rows.getString("provider"), rows.getLong("channels"),
                     rows.getLong("open_channels"), rows.getLong("expired_channels"), uint(rows, "claimable"),
                     uint(rows, "claimed"), uint(rows, "fees_paid"), instant(rows, "last_activity")));
         });
-        TableChecksum.Builder channels = new TableChecksum.Builder("provider_account_channel");
-        streaming.query("SELECT " + CHANNEL_COLUMNS + " FROM provider_account_channel ORDER BY channel_id", rows -> {
-            ProviderChannel c = mapChannel(rows);
-            channels.add(TableChecksum.line(c.channelId(), c.provider(), c.status().code(), c.expiry(), c.highest(),
-                    c.claimed(), c.claimable(), c.feesPaid(), c.lastActivity(), c.lastSequence()));
-        });
-        return List.of(accounts.build(), channels.build());
+        return accounts.build();
     }
 
     public void deleteAll() {
-        jdbc.update("DELETE FROM provider_account_channel");
         jdbc.update("DELETE FROM provider_account");
-    }
-
-    private static void bindChannel(PreparedStatement s, ProviderChannel row) throws SQLException {
-        s.setString(1, row.provider());
-        s.setString(2, row.status().code());
-        s.setLong(3, row.expiry());
-        setUint(s, 4, row.highest());
-        setUint(s, 5, row.claimed());
-        setUint(s, 6, row.claimable());
-        setUint(s, 7, row.feesPaid());
-        setInstant(s, 8, row.lastActivity());
-        s.setLong(9, row.lastSequence());
-        s.setString(10, row.channelId());
-    }
-
-    private static ProviderChannel mapChannel(ResultSet r) throws SQLException {
-        return new ProviderChannel(r.getString("channel_id"), r.getString("provider"),
-                ChannelStatus.valueOf(r.getString("status").toUpperCase(Locale.ROOT)), r.getLong("expiry"),
-                uint(r, "highest"), uint(r, "claimed"), uint(r, "fees_paid"), instant(r, "last_activity"),
-                r.getLong("last_sequence"));
     }
 }

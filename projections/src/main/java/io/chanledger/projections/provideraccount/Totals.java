@@ -1,12 +1,20 @@
 package io.chanledger.projections.provideraccount;
 
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.projections.channel.ChannelBalance;
 import java.math.BigInteger;
 
-/** Additive figures of a provider account; a channel contributes one of these to its provider. */
+/** Additive figures of a provider account; each channel contributes one of these to its provider. */
 record Totals(long channels, long openChannels, long expiredChannels, BigInteger claimable, BigInteger claimed,
               BigInteger feesPaid) {
 
     static final Totals ZERO = new Totals(0, 0, 0, BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO);
+
+    static Totals of(ChannelBalance balance) {
+        return new Totals(1, balance.status() == ChannelStatus.OPEN ? 1 : 0,
+                balance.status() == ChannelStatus.EXPIRED ? 1 : 0, balance.claimable(), balance.claimed(),
+                balance.feesPaid());
+    }
 
     Totals plus(Totals other) {
         return new Totals(channels + other.channels, openChannels + other.openChannels,
@@ -18,9 +26,5 @@ record Totals(long channels, long openChannels, long expiredChannels, BigInteger
         return new Totals(channels - other.channels, openChannels - other.openChannels,
                 expiredChannels - other.expiredChannels, claimable.subtract(other.claimable),
                 claimed.subtract(other.claimed), feesPaid.subtract(other.feesPaid));
-    }
-
-    boolean isZero() {
-        return equals(ZERO);
     }
 }

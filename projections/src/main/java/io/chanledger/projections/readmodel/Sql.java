@@ -50,12 +50,21 @@ public final class Sql {
         return String.join(", ", Collections.nCopies(count, "?"));
     }
 
-    /** {@code keys} in lists of at most {@link #IN_LIST_SIZE}. */
+    /**
+     * {@code keys} in lists of at most {@link #IN_LIST_SIZE}, each padded (by repeating its last
+     * key) to one of a few fixed lengths, so that the database sees a few statements again and
+     * again, which it plans once, rather than a new statement for every batch.
+     */
     public static List<List<String>> inLists(Collection<String> keys) {
         List<String> all = new ArrayList<>(keys);
         List<List<String>> lists = new ArrayList<>();
         for (int from = 0; from < all.size(); from += IN_LIST_SIZE) {
-            lists.add(all.subList(from, Math.min(all.size(), from + IN_LIST_SIZE)));
+            List<String> list = new ArrayList<>(all.subList(from, Math.min(all.size(), from + IN_LIST_SIZE)));
+            int length = list.size() <= 16 ? 16 : list.size() <= 128 ? 128 : IN_LIST_SIZE;
+            while (list.size() < length) {
+                list.add(list.getLast());
+            }
+            lists.add(list);
         }
         return lists;
     }

@@ -48,7 +48,7 @@ class ChannelBalanceProjectionTest {
     @BeforeEach
     void freshModel() {
         repository = new ChannelBalanceRepository(ReadModelDatabase.create());
-        projection = new ChannelBalanceProjection(repository);
+        projection = new ChannelBalanceProjection(repository, List.of());
     }
 
     private ChannelBalance row() {
