@@ -33,6 +33,8 @@ public class ReadModelReplay {
 
     private static final Logger log = LoggerFactory.getLogger(ReadModelReplay.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How long a restarted processor may take to claim its segments again. */
+    private static final Duration RESUME_TIMEOUT = Duration.ofMinutes(2);
 
     private final ReadModelProgress progress;
     private final ReadModelChecksums checksums;
@@ -123,6 +125,7 @@ public class ReadModelReplay {
 
     private void awaitReplayed(StreamingEventProcessor processor, long position) {
         long target = position >= 0 ? position : progress.head();
+        long deadline = System.nanoTime() + RESUME_TIMEOUT.toNanos();
         while (true) {
             OptionalLong now = progress.position();
             if (now.isPresent() && now.getAsLong() >= target && !progress.replaying()) {
@@ -130,6 +133,10 @@ public class ReadModelReplay {
             }
             if (!processor.isRunning()) {
                 throw new IllegalStateException("the processor stopped during the replay");
+            }
+            if (now.isEmpty() && System.nanoTime() > deadline) {
+                throw new IllegalStateException("the processor has not resumed its segments within " + RESUME_TIMEOUT
+                        + "; is another instance holding them?");
             }
             try {
                 Thread.sleep(POLL.toMillis());
