@@ -3,18 +3,18 @@
 # into a fresh PostgreSQL database by the application's listener, next to a bare eth_getLogs client.
 # Usage: deploy/bench/backfill-bench.sh [--channels=10000] [--range=100] [--bare-rounds=3]
 # Needs PostgreSQL as for the tests (CHAN_TEST_PG_* variables) and `npm ci --prefix deploy`.
-# Builds offline; needs the dependencies already in the local Maven repository.
+# Builds with Maven first (fetching what the local repository lacks).
 set -euo pipefail
 
 . "$(dirname "$0")/../lib/jdk.sh"; chan_select_jdk
 cd "$(dirname "$0")/../.."
 
-./mvnw -B -o -q -pl ledger-api -am install -DskipTests
-./mvnw -B -o -q -pl ledger-api test-compile
+./mvnw -B -q -pl ledger-api -am install -DskipTests
+./mvnw -B -q -pl ledger-api test-compile
 
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
-./mvnw -B -o -q -pl ledger-api dependency:build-classpath \
+./mvnw -B -q -pl ledger-api dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -21,13 +21,13 @@ jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
 export CHAN_GATEWAY_PROVIDER_KEY=0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d
 provider=0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1
 
-./mvnw -B -o -q -pl ledger-api -am install -DskipTests
-./mvnw -B -o -q -pl ledger-api test-compile
+./mvnw -B -q -pl ledger-api -am install -DskipTests
+./mvnw -B -q -pl ledger-api test-compile
 classpath_file=$(mktemp)
 service_pid=
 cleanup() { [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null; rm -f "$classpath_file"; }
 trap cleanup EXIT
-./mvnw -B -o -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
+./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")"
 
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \

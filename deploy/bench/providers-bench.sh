@@ -40,7 +40,7 @@ if ! command -v wrk >/dev/null || [ -z "$nginx_bin" ]; then
     nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 fi
 
-./mvnw -B -o -q -pl ledger-api -am package -DskipTests
+./mvnw -B -q -pl ledger-api -am package -DskipTests
 jar=$(ls ledger-api/target/ledger-api-*.jar | grep -v -- '-plain' | head -1)
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -55,7 +55,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-./mvnw -B -o -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath"
+./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath"
 
 psql -q -h "$pg_host" -p "$pg_port" -U "$pg_user" -d postgres -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 psql -q -h "$pg_host" -p "$pg_port" -U "$pg_user" -d postgres -c "CREATE DATABASE $database"

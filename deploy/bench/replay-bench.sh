@@ -2,7 +2,7 @@
 # Replay of the channel read models on PostgreSQL, next to a bare JDBC reader of the same event
 # rows in the same run, and the heap at the end (ledger-api's ReplayBench).
 # Usage: deploy/bench/replay-bench.sh [events, default 1000000] [service settings, e.g. --chan.read-models.batch-size=2000]
-# Builds offline; the database chan_ledger_replay_bench is dropped and created afresh.
+# Builds with Maven first; the database chan_ledger_replay_bench is dropped and created afresh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -18,16 +18,16 @@ db=chan_ledger_replay_bench
 jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
 heap=${BENCH_HEAP:-1g}
 
-./mvnw -B -o -q -pl ledger-api -am install -DskipTests
-./mvnw -B -o -q -pl ledger-api test-compile
+./mvnw -B -q -pl ledger-api -am install -DskipTests
+./mvnw -B -q -pl ledger-api test-compile
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
-./mvnw -B -o -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
+./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
     -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), heap $heap"
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xms"$heap" -Xmx"$heap" \
+exec "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms"$heap" -Xmx"$heap" \
     -Daxoniq.update-checker.disabled=true \
     -cp "ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")" \
     io.chanledger.api.readmodels.bench.ReplayBench "$jdbc" "$pg_user" "$PGPASSWORD" "$events" "$@"

@@ -3,32 +3,32 @@ package io.chanledger.api.readmodels;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.chanledger.projections.channel.ChannelBalance;
+import io.chanledger.projections.channel.ChannelBalanceFold;
 import io.chanledger.projections.channel.ChannelBalanceProjection;
+import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.ChannelEvents;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.axonframework.common.DateTimeUtils;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -37,44 +37,60 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.serialization.upcasting.event.EventUpcaster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Rebuilds the channel read models from the event store in large chunks, straight into the
- * projection's own batch logic, without a processor's per-event machinery in between. Events are
- * read as plain rows in global order and their payloads deserialized by the event serializer's
- * own Jackson mapper; when upcasters are configured (or the serializer is not Jackson), they are
- * read through the storage engine instead, upcast as a processor sees them. Two threads take turns:
- * one reads and deserializes the next chunk while the other applies and writes the previous one,
- * so the database and the JVM work at the same time. A chunk is one transaction; the
- * projection's sequence checks make a rebuild that stops half-way harmless: the processor,
- * restarted from the reset token, skips what is already applied.
+ * Rebuilds the channel read models from the event store without a processor's per-event
+ * machinery: three threads in a pipeline. The reader streams the event rows in global order and
+ * deserializes the channel events' payloads with the event serializer's own Jackson mapper (when
+ * upcasters are configured, or the serializer is not Jackson, it reads through the storage engine
+ * instead, upcast as a processor sees them). The caller's thread folds them into the rows in
+ * memory ({@link ChannelBalanceFold}, the projection's own logic), and the writer writes the rows
+ * the fold hands on, with what follows from them in the provider accounts, a transaction per
+ * hand-off. Whatever is written is consistent: a rebuild that stops half-way is finished by the
+ * processor, restarted from the reset token, whose sequence checks skip what is already applied.
  */
 @Component
 class BulkRebuild {
 
-    static final int CHUNK = 50_000;
+    private static final Logger log = LoggerFactory.getLogger(BulkRebuild.class);
+    /** Events handed from the reader to the fold at a time; the fold looks up their rows in one go. */
+    private static final int EVENTS_PER_HANDOFF = 4_096;
     /** As the storage engine: only gaps this close to the newest event can still fill. */
     private static final int MAX_GAP_OFFSET = 10_000;
-    private static final int FETCH_SIZE = 5_000;
+    private static final int FETCH_SIZE = 10_000;
 
     private final EventStorageEngine storage;
     private final ChannelBalanceProjection projection;
+    private final ChannelBalanceRepository repository;
     private final TransactionTemplate transactions;
     private final DataSource dataSource;
+    private final ReadModelProperties properties;
+    private final JdbcTemplate jdbc;
+    private final boolean postgres;
     private final Map<String, ObjectReader> readers;
 
-    BulkRebuild(EventStorageEngine storage, ChannelBalanceProjection projection, PlatformTransactionManager transactions,
-                DataSource dataSource, @Qualifier("eventSerializer") Serializer serializer,
-                ObjectProvider<EventUpcaster> upcasters) {
+    BulkRebuild(EventStorageEngine storage, ChannelBalanceProjection projection, ChannelBalanceRepository repository,
+                PlatformTransactionManager transactions, DataSource dataSource,
+                @Qualifier("eventSerializer") Serializer serializer, ObjectProvider<EventUpcaster> upcasters,
+                ReadModelProperties properties) {
         this.storage = storage;
         this.projection = projection;
+        this.repository = repository;
         this.transactions = new TransactionTemplate(transactions);
         this.dataSource = dataSource;
+        this.properties = properties;
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.postgres = Boolean.TRUE.equals(jdbc.execute((ConnectionCallback<Boolean>) connection ->
+                connection.getMetaData().getDatabaseProductName().equals("PostgreSQL")));
         this.readers = serializer instanceof JacksonSerializer jackson && upcasters.stream().findAny().isEmpty()
                 ? readersOf(jackson.getObjectMapper()) : null;
     }
@@ -85,52 +101,82 @@ class BulkRebuild {
         return readers;
     }
 
-    /** A channel event, deserialized. */
-    private record Event(String channelId, long sequence, Instant at, Object payload) {
+    /** Channel events read together, and the global index of the last stored event read with them. */
+    private record Handoff(List<ChannelBalanceFold.Event> events, long position) {
     }
 
-    /** A chunk of events and the global index of the last stored event read with them. */
-    private record Chunk(List<Event> events, long position) {
-    }
-
-    private static final Chunk END = new Chunk(List.of(), -1);
+    private static final Handoff END_OF_EVENTS = new Handoff(List.of(), -1);
+    private static final List<RowBatch.Change<ChannelBalance>> END_OF_ROWS = Collections.unmodifiableList(new ArrayList<>());
 
     /**
-     * Applies every stored event; {@code applied} follows the global index whose events are all
-     * written. Returns the token of the last event read, null when the store is empty.
+     * Applies every stored event; {@code applied} follows the global index up to which every
+     * event is folded. Returns the token of the last event read, null when the store is empty.
+     * Call it with the processor stopped and its tokens reset.
      */
     TrackingToken rebuild(AtomicLong applied) {
-        BlockingQueue<Chunk> written = new ArrayBlockingQueue<>(1);
-        CompletableFuture<Void> writer = new CompletableFuture<>();
-        Thread.ofVirtual().name("read-model-rebuild-writer").start(() -> {
-            try {
-                for (Chunk chunk = written.take(); chunk != END; chunk = written.take()) {
-                    write(chunk.events());
-                    applied.set(chunk.position());
-                }
-                writer.complete(null);
-            } catch (Throwable e) {
-                writer.completeExceptionally(e);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Pipe<Handoff> events = new Pipe<>(4, failure);
+        Pipe<List<RowBatch.Change<ChannelBalance>>> rows = new Pipe<>(2, failure);
+        AtomicReference<TrackingToken> last = new AtomicReference<>();
+        CpuTimes cpu = new CpuTimes();
+        long started = System.nanoTime();
+
+        boolean tableHoldsRows = repository.count() > 0;
+        ChannelBalanceFold fold = new ChannelBalanceFold(projection, repository, tableHoldsRows,
+                properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite(), rows::put);
+        AtomicLong written = new AtomicLong();
+        Thread reader = Thread.ofPlatform().name("read-model-rebuild-reader").start(() -> cpu.reading(() -> {
+            last.set(readers == null ? readThroughEngine(events) : readRows(events));
+            events.put(END_OF_EVENTS);
+        }, failure));
+        Thread writer = Thread.ofPlatform().name("read-model-rebuild-writer").start(() -> cpu.writing(() -> {
+            for (var changes = rows.take(); changes != END_OF_ROWS; changes = rows.take()) {
+                var committed = changes;
+                transactions.executeWithoutResult(status -> {
+                    if (postgres) {
+                        // durable all the same: the hand-over to the processor commits synchronously after these
+                        jdbc.execute("SET LOCAL synchronous_commit TO OFF");
+                    }
+                    projection.write(committed);
+                });
+                fold.written(committed);
+                written.addAndGet(committed.size());
             }
-        });
+        }, failure));
         try {
-            TrackingToken last = readers == null ? readThroughEngine(written, writer) : readRows(written, writer);
-            hand(written, writer, END);
-            writer.get();
-            return last;
+            long foldStart = cpu.now();
+            for (Handoff handoff = events.take(); handoff != END_OF_EVENTS; handoff = events.take()) {
+                fold.apply(handoff.events());
+                applied.set(handoff.position());
+            }
+            fold.finish();
+            cpu.folded(foldStart);
+            rows.put(END_OF_ROWS);
+            reader.join();
+            writer.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while rebuilding the read models", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("writing the rebuilt read models failed: " + e.getCause(), e.getCause());
-        } catch (SQLException | IOException e) {
-            throw new IllegalStateException("reading the event store failed: " + e, e);
+            failure.compareAndSet(null, e);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
         }
+        if (failure.get() != null) {
+            reader.interrupt();
+            writer.interrupt();
+            Throwable cause = failure.get();
+            throw new IllegalStateException("rebuilding the read models failed: " + cause, cause);
+        }
+        log.info("Rebuilt the channel read models up to event {} in {} ms, {} rows written; CPU time: reading {} ms,"
+                        + " folding {} ms, writing {} ms; the fold waited {} ms for events and {} ms for the writer,"
+                        + " the reader {} ms for the fold", applied.get(), (System.nanoTime() - started) / 1_000_000,
+                written.get(), cpu.reading.get() / 1_000_000, cpu.folding.get() / 1_000_000,
+                cpu.writing.get() / 1_000_000, events.waitedEmpty.get() / 1_000_000, rows.waitedFull.get() / 1_000_000,
+                events.waitedFull.get() / 1_000_000);
+        return last.get();
     }
 
     /** Every stored row in global order; returns the token after the last one, with its recent gaps. */
-    private TrackingToken readRows(BlockingQueue<Chunk> written, CompletableFuture<Void> writer)
-            throws SQLException, IOException, InterruptedException, ExecutionException {
+    private TrackingToken readRows(Pipe<Handoff> events) throws SQLException, IOException, InterruptedException {
         long last = 0;
         TreeSet<Long> gaps = new TreeSet<>();
         try (Connection connection = dataSource.getConnection()) {
@@ -139,7 +185,8 @@ class BulkRebuild {
                     + " sequence_number, time_stamp, payload_type, payload FROM domain_event_entry ORDER BY global_index")) {
                 query.setFetchSize(FETCH_SIZE);
                 try (ResultSet rows = query.executeQuery()) {
-                    List<Event> events = new ArrayList<>(CHUNK);
+                    List<ChannelBalanceFold.Event> read = new ArrayList<>(EVENTS_PER_HANDOFF);
+                    EventTimestamps timestamps = new EventTimestamps();
                     while (rows.next()) {
                         long index = rows.getLong(1);
                         for (long gap = Math.max(last + 1, index - MAX_GAP_OFFSET); gap < index; gap++) {
@@ -148,16 +195,16 @@ class BulkRebuild {
                         last = index;
                         ObjectReader reader = readers.get(rows.getString(5));
                         if (reader != null) {
-                            events.add(new Event(rows.getString(2), rows.getLong(3),
-                                    DateTimeUtils.parseInstant(rows.getString(4)), reader.readValue(rows.getString(6))));
+                            read.add(new ChannelBalanceFold.Event(rows.getString(2), rows.getLong(3),
+                                    timestamps.parse(rows.getString(4)), reader.readValue(rows.getString(6))));
                         }
-                        if (events.size() == CHUNK) {
-                            hand(written, writer, new Chunk(events, index));
-                            events = new ArrayList<>(CHUNK);
+                        if (read.size() == EVENTS_PER_HANDOFF) {
+                            events.put(new Handoff(read, index));
+                            read = new ArrayList<>(EVENTS_PER_HANDOFF);
                             gaps.headSet(index - MAX_GAP_OFFSET).clear();
                         }
                     }
-                    hand(written, writer, new Chunk(events, last));
+                    events.put(new Handoff(read, last));
                 }
             }
             connection.rollback();
@@ -170,52 +217,114 @@ class BulkRebuild {
     }
 
     /** The storage engine's stream, upcast and deserialized as a processor sees it. */
-    private TrackingToken readThroughEngine(BlockingQueue<Chunk> written, CompletableFuture<Void> writer)
-            throws InterruptedException, ExecutionException {
+    private TrackingToken readThroughEngine(Pipe<Handoff> events) throws InterruptedException {
         TrackingToken last = null;
         try (Stream<? extends TrackedEventMessage<?>> stream = storage.readEvents(null, false)) {
             Iterator<? extends TrackedEventMessage<?>> iterator = stream.iterator();
-            List<Event> events = new ArrayList<>(CHUNK);
+            List<ChannelBalanceFold.Event> read = new ArrayList<>(EVENTS_PER_HANDOFF);
             while (iterator.hasNext()) {
                 TrackedEventMessage<?> message = iterator.next();
                 last = message.trackingToken();
                 if (message instanceof DomainEventMessage<?> event && ChannelEvents.TYPES.contains(event.getPayloadType())) {
-                    events.add(new Event(event.getAggregateIdentifier(), event.getSequenceNumber(), event.getTimestamp(),
-                            event.getPayload()));
+                    read.add(new ChannelBalanceFold.Event(event.getAggregateIdentifier(), event.getSequenceNumber(),
+                            event.getTimestamp(), event.getPayload()));
                 }
-                if (events.size() == CHUNK) {
-                    hand(written, writer, new Chunk(events, last.position().orElse(0)));
-                    events = new ArrayList<>(CHUNK);
+                if (read.size() == EVENTS_PER_HANDOFF) {
+                    events.put(new Handoff(read, last.position().orElse(0)));
+                    read = new ArrayList<>(EVENTS_PER_HANDOFF);
                 }
             }
-            hand(written, writer, new Chunk(events, last == null ? 0 : last.position().orElse(0)));
+            events.put(new Handoff(read, last == null ? 0 : last.position().orElse(0)));
         }
         return last;
     }
 
-    /** Passes a chunk to the writer, unless the writer has failed (then its failure surfaces). */
-    private static void hand(BlockingQueue<Chunk> queue, CompletableFuture<Void> writer, Chunk chunk)
-            throws InterruptedException, ExecutionException {
-        while (!queue.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
-            if (writer.isDone()) {
-                writer.get();
-                throw new IllegalStateException("the writer stopped early");
+    /** A bounded queue between two threads of the rebuild; each side gives up once any thread has failed. */
+    private static final class Pipe<T> {
+
+        private final BlockingQueue<T> queue;
+        private final AtomicReference<Throwable> failure;
+        /** Nanoseconds spent waiting: a full pipe holds up its producer, an empty one its consumer. */
+        private final AtomicLong waitedFull = new AtomicLong();
+        private final AtomicLong waitedEmpty = new AtomicLong();
+
+        Pipe(int capacity, AtomicReference<Throwable> failure) {
+            this.queue = new ArrayBlockingQueue<>(capacity);
+            this.failure = failure;
+        }
+
+        void put(T item) {
+            long start = System.nanoTime();
+            try {
+                while (!queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                    stopIfFailed();
+                }
+                waitedFull.addAndGet(System.nanoTime() - start);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+
+        T take() {
+            long start = System.nanoTime();
+            try {
+                T item;
+                while ((item = queue.poll(100, TimeUnit.MILLISECONDS)) == null) {
+                    stopIfFailed();
+                }
+                waitedEmpty.addAndGet(System.nanoTime() - start);
+                return item;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+
+        private void stopIfFailed() {
+            if (failure.get() != null) {
+                throw new IllegalStateException("another thread of the rebuild failed", failure.get());
             }
         }
     }
 
-    private void write(List<Event> events) {
-        if (events.isEmpty()) {
-            return;
+    /** CPU time each thread of the rebuild used, for the log line that tells where the time went. */
+    private static final class CpuTimes {
+
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final AtomicLong reading = new AtomicLong();
+        private final AtomicLong folding = new AtomicLong();
+        private final AtomicLong writing = new AtomicLong();
+
+        interface Work {
+            void run() throws Exception;
         }
-        Set<String> channelIds = new LinkedHashSet<>();
-        events.forEach(event -> channelIds.add(event.channelId()));
-        transactions.executeWithoutResult(status -> {
-            RowBatch<ChannelBalance> batch = projection.batchOf(channelIds);
-            for (Event event : events) {
-                projection.apply(batch, event.payload(), event.sequence(), event.at());
+
+        void reading(Work work, AtomicReference<Throwable> failure) {
+            timed(work, reading, failure);
+        }
+
+        void writing(Work work, AtomicReference<Throwable> failure) {
+            timed(work, writing, failure);
+        }
+
+        long now() {
+            return threads.getCurrentThreadCpuTime();
+        }
+
+        void folded(long since) {
+            folding.set(now() - since);
+        }
+
+        private void timed(Work work, AtomicLong total, AtomicReference<Throwable> failure) {
+            long start = now();
+            try {
+                work.run();
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            } finally {
+                total.set(now() - start);
             }
-            projection.complete(batch);
-        });
+        }
     }
 }

@@ -16,6 +16,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
  * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
  *        last event before it folds the events itself
+ * @param rebuildRowsInMemory channel rows a replay's rebuild keeps in memory (the most recently
+ *        touched); older ones are written while it goes on (about 1 KiB of heap each)
+ * @param rebuildRowsPerWrite rows a rebuild writes per transaction
  */
 @ConfigurationProperties("chan.read-models")
 public record ReadModelProperties(
@@ -23,13 +26,16 @@ public record ReadModelProperties(
         @DefaultValue("5000") int batchSize,
         @DefaultValue("1") int segments,
         @DefaultValue("1h") Duration atRiskWindow,
-        @DefaultValue("2s") Duration freshReadTimeout) {
+        @DefaultValue("2s") Duration freshReadTimeout,
+        @DefaultValue("20000") int rebuildRowsInMemory,
+        @DefaultValue("10000") int rebuildRowsPerWrite) {
 
     public enum ProcessorKind { TRACKING, POOLED }
 
     public ReadModelProperties {
-        if (batchSize < 1 || segments < 1) {
-            throw new IllegalArgumentException("chan.read-models.batch-size and .segments must be at least 1");
+        if (batchSize < 1 || segments < 1 || rebuildRowsInMemory < 1 || rebuildRowsPerWrite < 1) {
+            throw new IllegalArgumentException("chan.read-models.batch-size, .segments, .rebuild-rows-in-memory and"
+                    + " .rebuild-rows-per-write must be at least 1");
         }
         if (atRiskWindow.isNegative() || freshReadTimeout.isNegative()) {
             throw new IllegalArgumentException("chan.read-models durations must not be negative");

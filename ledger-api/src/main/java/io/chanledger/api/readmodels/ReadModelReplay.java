@@ -22,8 +22,8 @@ import org.springframework.stereotype.Service;
 /**
  * Rebuilds the channel read models from the event store and proves the rebuild: stop the
  * processor, checksum the models, reset its tokens (its reset handlers empty the tables), rebuild
- * them from the whole event stream in large chunks ({@link BulkRebuild}), hand the processor the
- * token of the last event applied, start it, wait until it is at least where it was, stop it
+ * them from the whole event stream ({@link BulkRebuild}), hand the processor the token of the
+ * last event applied, start it, wait until it is at least where it was, stop it
  * again, checksum, start it. The two checksums must be equal unless channel events arrived
  * meanwhile. Runs on this instance, which must be able to claim every segment: other instances
  * keep serving reads, from a model that is briefly partial.
@@ -63,7 +63,8 @@ public class ReadModelReplay {
             return Optional.empty();
         }
         status.set(ReplayStatus.started(clock.instant()));
-        Thread.ofVirtual().name("read-model-replay").start(this::run);
+        // a platform thread: the rebuild folds on it, CPU-bound for as long as the event store takes to read
+        Thread.ofPlatform().name("read-model-replay").start(this::run);
         return Optional.of(status.get());
     }
 

@@ -11,7 +11,6 @@ import io.chanledger.projections.readmodel.BatchingProjection;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -87,14 +86,13 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
         }
     }
 
-    /** A batch over the rows of {@code channelIds}, read in one go, for callers that feed events themselves. */
-    public RowBatch<ChannelBalance> batchOf(Collection<String> channelIds) {
-        return new RowBatch<>(repository, channelIds);
-    }
-
-    /** Writes what {@code batch} changed, and what follows from it in the derived read models. */
-    public void complete(RowBatch<ChannelBalance> batch) {
-        flush(batch);
+    /**
+     * Writes changed balances (a row is inserted when its change has no {@code before}, else
+     * updated) and what follows from them in the derived read models; in the caller's transaction.
+     */
+    public void write(List<RowBatch.Change<ChannelBalance>> changes) {
+        RowBatch.write(repository, changes);
+        listeners.forEach(listener -> listener.balancesChanged(changes));
     }
 
     @ResetHandler
@@ -122,10 +120,6 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
 
     @Override
     protected void flush(RowBatch<ChannelBalance> batch) {
-        batch.flush();
-        if (!listeners.isEmpty()) {
-            List<RowBatch.Change<ChannelBalance>> changes = batch.changes();
-            listeners.forEach(listener -> listener.balancesChanged(changes));
-        }
+        write(batch.changes());
     }
 }

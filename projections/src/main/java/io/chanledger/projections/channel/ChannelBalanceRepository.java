@@ -7,6 +7,7 @@ import static io.chanledger.projections.readmodel.Sql.uint;
 
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.projections.readmodel.CopyRows;
 import io.chanledger.projections.readmodel.MultiRow;
 import io.chanledger.projections.readmodel.RowStore;
 import io.chanledger.projections.readmodel.Sql;
@@ -44,7 +45,8 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
             new MultiRow.Column("authorized_close_amount", UINT),
             new MultiRow.Column("last_activity", "TIMESTAMP WITH TIME ZONE"),
             new MultiRow.Column("last_sequence", "BIGINT"));
-    private static final String COLUMNS = String.join(", ", TYPED_COLUMNS.stream().map(MultiRow.Column::name).toList());
+    private static final List<String> COLUMN_NAMES = TYPED_COLUMNS.stream().map(MultiRow.Column::name).toList();
+    private static final String COLUMNS = String.join(", ", COLUMN_NAMES);
     private static final String AT_RISK = "status <> 'closed' AND claimable > 0 AND expiry <= ?";
     private static final RowMapper<ChannelBalance> ROW = (rows, n) -> map(rows);
 
@@ -72,6 +74,9 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
 
     @Override
     public void insertAll(List<ChannelBalance> rows) {
+        if (CopyRows.copy(jdbc, "channel_balance", COLUMN_NAMES, rows, ChannelBalanceRepository::copy)) {
+            return;
+        }
         for (List<ChannelBalance> chunk : MultiRow.chunks(rows)) {
             jdbc.update(MultiRow.insert("channel_balance", TYPED_COLUMNS, chunk.size()), statement -> bind(statement, chunk));
         }
@@ -185,6 +190,16 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
             setInstant(s, i++, row.lastActivity());
             s.setLong(i++, row.lastSequence());
         }
+    }
+
+    /** A row's columns in {@link #TYPED_COLUMNS} order, as a line of COPY text. */
+    private static void copy(ChannelBalance row, CopyRows.Line line) {
+        line.text(row.channelId()).text(row.consumer()).text(row.provider()).number(row.deposit())
+                .number(row.expiry()).text(row.status().code()).bool(row.provisional()).number(row.highestAmount())
+                .number(row.highestNonce()).text(row.highestSignature()).number(row.voucherCount())
+                .number(row.claimed()).number(row.claimable()).number(row.feesPaid()).number(row.refund())
+                .text(row.closeKind() == null ? null : row.closeKind().name()).number(row.authorizedCloseAmount())
+                .timestamp(row.lastActivity()).number(row.lastSequence());
     }
 
     private static ChannelBalance map(ResultSet r) throws SQLException {

@@ -40,8 +40,9 @@ public class ProviderAccountRepository {
     }
 
     /**
-     * Adds {@code deltas} to the accounts, creating the ones that do not exist yet. Providers are
-     * written in key order so that concurrent batches lock accounts in the same order.
+     * Adds {@code deltas} to the accounts, creating the ones that do not exist yet and removing
+     * the ones left without channels. Providers are written in key order so that concurrent
+     * batches lock accounts in the same order.
      */
     void addToAccounts(Map<String, Totals> deltas, Map<String, Instant> lastActivity) {
         List<String> providers = new ArrayList<>(deltas.keySet());
@@ -49,7 +50,8 @@ public class ProviderAccountRepository {
         int[] updated = jdbc.batchUpdate("UPDATE provider_account SET channels = channels + ?,"
                 + " open_channels = open_channels + ?, expired_channels = expired_channels + ?,"
                 + " claimable = claimable + ?, claimed = claimed + ?, fees_paid = fees_paid + ?,"
-                + " last_activity = GREATEST(last_activity, ?) WHERE provider = ?",
+                + " last_activity = GREATEST(last_activity, COALESCE(CAST(? AS TIMESTAMP WITH TIME ZONE), last_activity))"
+                + " WHERE provider = ?",
                 new BatchPreparedStatementSetter() {
                     @Override
                     public void setValues(PreparedStatement s, int i) throws SQLException {
@@ -89,6 +91,11 @@ public class ProviderAccountRepository {
                         setUint(s, 7, t.feesPaid());
                         setInstant(s, 8, lastActivity.get(provider));
                     });
+        }
+        List<String> lost = providers.stream().filter(provider -> deltas.get(provider).channels() < 0).toList();
+        if (!lost.isEmpty()) {
+            jdbc.batchUpdate("DELETE FROM provider_account WHERE provider = ? AND channels = 0", lost, lost.size(),
+                    (s, provider) -> s.setString(1, provider));
         }
     }
 

@@ -12,8 +12,11 @@ import org.springframework.stereotype.Component;
 /**
  * Keeps the provider accounts: for every channel balance a batch changed, what the channel
  * contributed to its provider before is taken off and what it contributes now is added (a
- * confirmation naming another provider moves the channel). Written in the same transaction as
- * the balances, so an account always equals the sum of its provider's channels.
+ * confirmation naming another provider moves the channel; an account left without channels is
+ * removed). Written in the same transaction as the balances, so an account always equals the sum
+ * of its provider's channels, however the changes were batched: a rebuild that writes each row
+ * once gives the accounts the processor gave. Last activity is the latest of the provider's
+ * channel rows as written.
  */
 @Component
 public class ProviderAccounts implements ChannelBalanceListener {
@@ -33,7 +36,6 @@ public class ProviderAccounts implements ChannelBalanceListener {
             ChannelBalance after = change.after();
             if (before != null) {
                 deltas.merge(before.provider(), Totals.ZERO.minus(Totals.of(before)), Totals::plus);
-                lastActivity.merge(before.provider(), before.lastActivity(), ProviderAccounts::later);
             }
             deltas.merge(after.provider(), Totals.of(after), Totals::plus);
             lastActivity.merge(after.provider(), after.lastActivity(), ProviderAccounts::later);

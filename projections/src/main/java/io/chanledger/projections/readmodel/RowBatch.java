@@ -11,19 +11,19 @@ import java.util.function.UnaryOperator;
 
 /**
  * The rows one batch of events touches: read once (all keys of the batch in one query when they
- * are known up front), changed in memory event by event, and written back at the end with one
- * batched INSERT and one batched UPDATE. An event whose sequence number is not above the row's
+ * are known up front), changed in memory event by event, and written back at the end
+ * ({@link #write}) with a few multi-row INSERTs and UPDATEs. An event whose sequence number is not above the row's
  * last applied one was applied before and is skipped, which makes redelivery harmless.
  */
 public final class RowBatch<R extends SequencedRow> {
 
-    private final RowStore<R> store;
+    private final RowFinder<R> finder;
     /** Rows as stored before this batch; a key mapped to null is known to be absent. */
     private final Map<String, R> stored = new HashMap<>();
     private final Map<String, R> current = new LinkedHashMap<>();
 
-    public RowBatch(RowStore<R> store, Collection<String> prefetch) {
-        this.store = store;
+    public RowBatch(RowFinder<R> finder, Collection<String> prefetch) {
+        this.finder = finder;
         if (!prefetch.isEmpty()) {
             load(prefetch);
         }
@@ -67,11 +67,16 @@ public final class RowBatch<R extends SequencedRow> {
         return changes;
     }
 
-    /** Writes the changed rows back. */
-    public void flush() {
+    /**
+     * Writes changed rows to {@code store}: a row new in its change is inserted, the others
+     * updated. A key appears at most once in {@code changes}.
+     */
+    public static <R extends SequencedRow> void write(RowStore<R> store, List<Change<R>> changes) {
         List<R> inserts = new ArrayList<>();
         List<R> updates = new ArrayList<>();
-        current.forEach((key, row) -> (stored.get(key) == null ? inserts : updates).add(row));
+        for (Change<R> change : changes) {
+            (change.before() == null ? inserts : updates).add(change.after());
+        }
         if (!inserts.isEmpty()) {
             store.insertAll(inserts);
         }
@@ -81,7 +86,7 @@ public final class RowBatch<R extends SequencedRow> {
     }
 
     private void load(Collection<String> keys) {
-        Map<String, R> found = store.findAll(keys);
+        Map<String, R> found = finder.findAll(keys);
         for (String key : keys) {
             stored.put(key, found.get(key));
         }

@@ -37,7 +37,11 @@ public final class Sql {
     }
 
     public static void setInstant(PreparedStatement statement, int index, Instant value) throws SQLException {
-        statement.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+        if (value == null) {
+            statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        } else {
+            statement.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+        }
     }
 
     public static Instant instant(ResultSet rows, String column) throws SQLException {

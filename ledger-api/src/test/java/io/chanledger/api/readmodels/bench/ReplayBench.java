@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -51,13 +52,13 @@ public final class ReplayBench {
         List<String> settings = new ArrayList<>(List.of("--spring.profiles.active=postgres",
                 "--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
                 "--spring.datasource.password=" + password, "--logging.level.root=WARN",
-                "--spring.main.banner-mode=off"));
+                "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.readmodels=INFO"));
         for (int i = 4; i < args.length; i++) {
             settings.add(args[i]);
         }
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
                 .web(WebApplicationType.NONE).run(settings.toArray(String[]::new))) {
-            new ReplayBench().run(app, url, user, password, events, settings.subList(6, settings.size()));
+            new ReplayBench().run(app, url, user, password, events, settings.subList(7, settings.size()));
         }
         // some of Axon's scheduler threads outlive the context
         System.exit(0);
@@ -66,7 +67,12 @@ public final class ReplayBench {
     private void run(ConfigurableApplicationContext app, String url, String user, String password, long events,
                      List<String> tuning) throws Exception {
         ReadModelProgress progress = app.getBean(ReadModelProgress.class);
+        // the processors catch up once everything is written: tailing a store that grows by a
+        // million events on two cores, they fall behind the event store's cache and hold the heap
+        Collection<EventProcessor> processors = app.getBean(EventProcessingConfiguration.class).eventProcessors().values();
+        processors.forEach(EventProcessor::shutDown);
         long written = write(app.getBean(EventStore.class), app.getBean(TransactionManager.class), events);
+        processors.forEach(EventProcessor::start);
         long head = progress.head();
         caughtUp(progress, head);
         awaitOtherProcessors(app, head);
