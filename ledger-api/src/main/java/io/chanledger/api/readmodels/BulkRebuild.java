@@ -15,8 +15,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -24,6 +26,9 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,10 +54,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Rebuilds the channel read models from the event store without a processor's per-event
- * machinery: three threads in a pipeline. The reader streams the event rows in global order and
- * deserializes the channel events' payloads with the event serializer's own Jackson mapper (when
- * upcasters are configured, or the serializer is not Jackson, it reads through the storage engine
- * instead, upcast as a processor sees them). The caller's thread folds them into the rows in
+ * machinery, in a pipeline. The readers stream the event rows in global order, two slices at a
+ * time, and deserialize the channel events' payloads with the event serializer's own Jackson
+ * mapper (when upcasters are configured, or the serializer is not Jackson, one reader reads through
+ * the storage engine instead, upcast as a processor sees them). The caller's thread folds them into the rows in
  * memory ({@link ChannelBalanceFold}, the projection's own logic), and the writer writes the rows
  * the fold hands on, with what follows from them in the provider accounts, a transaction per
  * hand-off. Whatever is written is consistent: a rebuild that stops half-way is finished by the
@@ -67,6 +72,10 @@ class BulkRebuild {
     /** As the storage engine: only gaps this close to the newest event can still fill. */
     private static final int MAX_GAP_OFFSET = 10_000;
     private static final int FETCH_SIZE = 10_000;
+    /** Global indexes per slice, threads reading slices, and slices read ahead of the fold at most. */
+    private static final int SLICE = 50_000;
+    private static final int SLICE_READERS = 2;
+    private static final int SLICES_AHEAD = 3;
 
     private final EventStorageEngine storage;
     private final ChannelBalanceProjection projection;
@@ -126,7 +135,7 @@ class BulkRebuild {
                 properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite(), rows::put);
         AtomicLong written = new AtomicLong();
         Thread reader = Thread.ofPlatform().name("read-model-rebuild-reader").start(() -> cpu.reading(() -> {
-            last.set(readers == null ? readThroughEngine(events) : readRows(events));
+            last.set(readers == null ? readThroughEngine(events) : readSlices(events, cpu));
             events.put(END_OF_EVENTS);
         }, failure));
         Thread writer = Thread.ofPlatform().name("read-model-rebuild-writer").start(() -> cpu.writing(() -> {
@@ -175,45 +184,92 @@ class BulkRebuild {
         return last.get();
     }
 
-    /** Every stored row in global order; returns the token after the last one, with its recent gaps. */
-    private TrackingToken readRows(Pipe<Handoff> events) throws SQLException, IOException, InterruptedException {
-        long last = 0;
+    /**
+     * Every row stored when the rebuild started, in global order: slices of global indexes are
+     * read by two threads at once, each on a connection of its own, so that while one waits for
+     * the database the other deserializes, and their events are handed on slice by slice in order.
+     * Returns the token of the newest row, with the gaps a processor still has to watch.
+     */
+    private TrackingToken readSlices(Pipe<Handoff> events, CpuTimes cpu) throws Exception {
+        Map<String, Object> range = jdbc.queryForMap("SELECT MIN(global_index) AS low, MAX(global_index) AS high"
+                + " FROM domain_event_entry");
+        if (range.get("high") == null) {
+            return null;
+        }
+        long low = ((Number) range.get("low")).longValue();
+        long head = ((Number) range.get("high")).longValue();
         TreeSet<Long> gaps = new TreeSet<>();
+        ExecutorService slicers = Executors.newFixedThreadPool(SLICE_READERS,
+                Thread.ofPlatform().name("read-model-rebuild-slice-", 0).factory());
+        try {
+            Deque<Future<Slice>> ahead = new ArrayDeque<>();
+            long next = low - 1;
+            while (next < head || !ahead.isEmpty()) {
+                while (next < head && ahead.size() < SLICES_AHEAD) {
+                    long after = next;
+                    long upTo = Math.min(head, next + SLICE);
+                    ahead.add(slicers.submit(() -> readSlice(after, upTo, head, cpu)));
+                    next = upTo;
+                }
+                Slice slice = ahead.poll().get();
+                gaps.addAll(slice.missing());
+                for (Handoff handoff : slice.handoffs()) {
+                    events.put(handoff);
+                }
+            }
+        } finally {
+            slicers.shutdownNow();
+        }
+        return GapAwareTrackingToken.newInstance(head, gaps);
+    }
+
+    /** The events of one slice of global indexes, and the indexes missing near the head (gaps). */
+    private record Slice(List<Handoff> handoffs, List<Long> missing) {
+    }
+
+    private Slice readSlice(long after, long upTo, long head, CpuTimes cpu) throws SQLException, IOException {
+        long cpuStart = cpu.now();
+        List<Handoff> handoffs = new ArrayList<>();
+        List<Long> missing = new ArrayList<>();
+        long previous = after;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement query = connection.prepareStatement("SELECT global_index, aggregate_identifier,"
-                    + " sequence_number, time_stamp, payload_type, payload FROM domain_event_entry ORDER BY global_index")) {
+                    + " sequence_number, time_stamp, payload_type, payload FROM domain_event_entry"
+                    + " WHERE global_index > ? AND global_index <= ? ORDER BY global_index")) {
+                query.setLong(1, after);
+                query.setLong(2, upTo);
                 query.setFetchSize(FETCH_SIZE);
                 try (ResultSet rows = query.executeQuery()) {
                     List<ChannelBalanceFold.Event> read = new ArrayList<>(EVENTS_PER_HANDOFF);
                     EventTimestamps timestamps = new EventTimestamps();
                     while (rows.next()) {
                         long index = rows.getLong(1);
-                        for (long gap = Math.max(last + 1, index - MAX_GAP_OFFSET); gap < index; gap++) {
-                            gaps.add(gap);
+                        for (long gap = Math.max(previous + 1, head - MAX_GAP_OFFSET); gap < index; gap++) {
+                            missing.add(gap);
                         }
-                        last = index;
+                        previous = index;
                         ObjectReader reader = readers.get(rows.getString(5));
                         if (reader != null) {
                             read.add(new ChannelBalanceFold.Event(rows.getString(2), rows.getLong(3),
                                     timestamps.parse(rows.getString(4)), reader.readValue(rows.getString(6))));
                         }
                         if (read.size() == EVENTS_PER_HANDOFF) {
-                            events.put(new Handoff(read, index));
+                            handoffs.add(new Handoff(read, index));
                             read = new ArrayList<>(EVENTS_PER_HANDOFF);
-                            gaps.headSet(index - MAX_GAP_OFFSET).clear();
                         }
                     }
-                    events.put(new Handoff(read, last));
+                    // the slice's position is its upper bound: what it did not see there is a gap
+                    handoffs.add(new Handoff(read, upTo));
                 }
             }
             connection.rollback();
         }
-        if (last == 0) {
-            return null;
+        for (long gap = Math.max(previous + 1, head - MAX_GAP_OFFSET); gap <= upTo && gap < head; gap++) {
+            missing.add(gap);
         }
-        gaps.headSet(last - MAX_GAP_OFFSET).clear();
-        return GapAwareTrackingToken.newInstance(last, gaps);
+        cpu.addReading(cpu.now() - cpuStart);
+        return new Slice(handoffs, missing);
     }
 
     /** The storage engine's stream, upcast and deserialized as a processor sees it. */
@@ -312,6 +368,10 @@ class BulkRebuild {
             return threads.getCurrentThreadCpuTime();
         }
 
+        void addReading(long nanos) {
+            reading.addAndGet(nanos);
+        }
+
         void folded(long since) {
             folding.set(now() - since);
         }
@@ -323,7 +383,7 @@ class BulkRebuild {
             } catch (Throwable e) {
                 failure.compareAndSet(null, e);
             } finally {
-                total.set(now() - start);
+                total.addAndGet(now() - start);
             }
         }
     }

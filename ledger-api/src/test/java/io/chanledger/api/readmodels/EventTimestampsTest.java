@@ -16,13 +16,12 @@ class EventTimestampsTest {
     void readsWhatAxonWritesAsAxonReadsIt() {
         Random random = new Random(20261124L);
         for (int i = 0; i < 100_000; i++) {
-            // from 1970 to 2100, with every precision from seconds to nanoseconds
+            // from 1970 to 2100, with every precision from seconds to nanoseconds (Axon stores milliseconds)
             Instant instant = Instant.ofEpochSecond(random.nextLong(4_102_444_800L),
                     random.nextInt(1_000_000_000) / (int) Math.pow(10, random.nextInt(10)));
             String stored = DateTimeUtils.formatInstant(instant);
 
-            assertThat(timestamps.parse(stored)).as(stored).isEqualTo(DateTimeUtils.parseInstant(stored))
-                    .isEqualTo(instant);
+            assertThat(timestamps.parse(stored)).as(stored).isEqualTo(DateTimeUtils.parseInstant(stored));
         }
     }
 
@@ -30,8 +29,7 @@ class EventTimestampsTest {
     void readsConsecutiveEventsOfOneDayAndTheNext() {
         assertThat(timestamps.parse("2026-11-24T23:59:59.999999999Z")).isEqualTo(Instant.parse("2026-11-24T23:59:59.999999999Z"));
         assertThat(timestamps.parse("2026-11-24T00:00:00.000Z")).isEqualTo(Instant.parse("2026-11-24T00:00:00Z"));
-        assertThat(timestamps.parse("2026-11-25T00:00:00.5Z".replace(".5Z", ".500Z")))
-                .isEqualTo(Instant.parse("2026-11-25T00:00:00.5Z"));
+        assertThat(timestamps.parse("2026-11-25T00:00:00.500Z")).isEqualTo(Instant.parse("2026-11-25T00:00:00.5Z"));
         assertThat(timestamps.parse("2024-02-29T12:00:00.123456Z")).isEqualTo(Instant.parse("2024-02-29T12:00:00.123456Z"));
     }
 
