@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -172,6 +173,9 @@ class BulkRebuild {
         if (failure.get() != null) {
             reader.interrupt();
             writer.interrupt();
+            // the processor restarts after this: no write of the rebuild may come after it
+            joinQuietly(reader);
+            joinQuietly(writer);
             Throwable cause = failure.get();
             throw new IllegalStateException("rebuilding the read models failed: " + cause, cause);
         }
@@ -182,6 +186,14 @@ class BulkRebuild {
                 cpu.writing.get() / 1_000_000, events.waitedEmpty.get() / 1_000_000, rows.waitedFull.get() / 1_000_000,
                 events.waitedFull.get() / 1_000_000);
         return last.get();
+    }
+
+    private static void joinQuietly(Thread thread) {
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -27,7 +27,7 @@ public record ReadModelProperties(
         @DefaultValue("1") int segments,
         @DefaultValue("1h") Duration atRiskWindow,
         @DefaultValue("2s") Duration freshReadTimeout,
-        @DefaultValue("20000") int rebuildRowsInMemory,
+        @DefaultValue("10000") int rebuildRowsInMemory,
         @DefaultValue("10000") int rebuildRowsPerWrite) {
 
     public enum ProcessorKind { TRACKING, POOLED }
