@@ -264,7 +264,9 @@ class BulkRebuild {
                         ObjectReader reader = readers.get(rows.getString(5));
                         if (reader != null) {
                             read.add(new ChannelBalanceFold.Event(rows.getString(2), rows.getLong(3),
-                                    timestamps.parse(rows.getString(4)), reader.readValue(rows.getString(6))));
+                                    timestamps.parse(rows.getString(4)), postgres
+                                    // the driver's bytes of a text column are its UTF-8: no String in between
+                                    ? reader.readValue(rows.getBytes(6)) : reader.readValue(rows.getString(6))));
                         }
                         if (read.size() == EVENTS_PER_HANDOFF) {
                             handoffs.add(new Handoff(read, index));
