@@ -3,6 +3,7 @@
 # rows in the same run, and the heap at the end (ledger-api's ReplayBench).
 # Usage: deploy/bench/replay-bench.sh [events, default 1000000] [service settings, e.g. --chan.read-models.batch-size=2000]
 # Builds with Maven first; the database chan_ledger_replay_bench is dropped and created afresh.
+# BENCH_HEAP sets the heap (1g); BENCH_JAVA_OPTS adds JVM options, e.g. -XX:StartFlightRecording=filename=replay.jfr
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
