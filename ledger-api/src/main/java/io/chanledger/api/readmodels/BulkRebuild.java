@@ -7,6 +7,7 @@ import io.chanledger.projections.channel.ChannelBalanceFold;
 import io.chanledger.projections.channel.ChannelBalanceProjection;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.ChannelEvents;
+import io.chanledger.projections.readmodel.CopyRows;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -47,7 +48,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -99,8 +99,7 @@ class BulkRebuild {
         this.dataSource = dataSource;
         this.properties = properties;
         this.jdbc = new JdbcTemplate(dataSource);
-        this.postgres = Boolean.TRUE.equals(jdbc.execute((ConnectionCallback<Boolean>) connection ->
-                connection.getMetaData().getDatabaseProductName().equals("PostgreSQL")));
+        this.postgres = CopyRows.postgres(jdbc);
         this.readers = serializer instanceof JacksonSerializer jackson && upcasters.stream().findAny().isEmpty()
                 ? readersOf(jackson.getObjectMapper()) : null;
     }

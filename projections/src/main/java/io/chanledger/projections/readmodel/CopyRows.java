@@ -35,6 +35,12 @@ public final class CopyRows {
     private CopyRows() {
     }
 
+    /** Whether {@code jdbc}'s database is PostgreSQL (its connections are the PostgreSQL driver's). */
+    public static boolean postgres(JdbcTemplate jdbc) {
+        return Boolean.TRUE.equals(jdbc.execute((ConnectionCallback<Boolean>) connection ->
+                connection.isWrapperFor(BaseConnection.class)));
+    }
+
     /**
      * Copies {@code rows} into {@code table}; false (nothing written) when the database is not
      * PostgreSQL, so that the caller inserts them its own way.

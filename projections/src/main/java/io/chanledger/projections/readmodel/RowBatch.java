@@ -12,8 +12,9 @@ import java.util.function.UnaryOperator;
 /**
  * The rows one batch of events touches: read once (all keys of the batch in one query when they
  * are known up front), changed in memory event by event, and written back at the end
- * ({@link #write}) with a few multi-row INSERTs and UPDATEs. An event whose sequence number is not above the row's
- * last applied one was applied before and is skipped, which makes redelivery harmless.
+ * ({@link #write}) with a few multi-row INSERTs and UPDATEs. An event whose sequence number is
+ * not above the row's last applied one was applied before and is skipped, which makes
+ * redelivery harmless.
  */
 public final class RowBatch<R extends SequencedRow> {
 
