@@ -4,6 +4,8 @@
 # Usage: deploy/bench/replay-bench.sh [events, default 1000000] [service settings, e.g. --chan.read-models.batch-size=2000]
 # Builds with Maven first; the database chan_ledger_replay_bench is dropped and created afresh.
 # BENCH_HEAP sets the heap (1g); BENCH_JAVA_OPTS adds JVM options, e.g. -XX:StartFlightRecording=filename=replay.jfr
+# BENCH_KEEP_DB=1 keeps the database of an earlier run: when it holds exactly that many events, they
+# are measured again without being written anew (for trying rebuild settings one after another).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -25,8 +27,12 @@ classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
 ./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 
-psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
-    -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+if [ "${BENCH_KEEP_DB:-0}" = 1 ] && psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d "$db" -c "" 2>/dev/null; then
+    echo "# keeping database $db"
+else
+    psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
+        -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+fi
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), heap $heap"
 exec "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms"$heap" -Xmx"$heap" \
     -Daxoniq.update-checker.disabled=true \

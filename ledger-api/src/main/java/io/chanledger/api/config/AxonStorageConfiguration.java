@@ -34,9 +34,10 @@ import org.springframework.context.annotation.Primary;
  * parse numbers as doubles would otherwise lose base units.
  */
 @Configuration(proxyBeanMethods = false)
-class AxonStorageConfiguration {
+public class AxonStorageConfiguration {
 
-    static ObjectMapper eventObjectMapper() {
+    /** The mapper of the event store: how every stored message is written and read. */
+    public static ObjectMapper eventObjectMapper() {
         SimpleModule uint256AsText = new SimpleModule("uint256-as-text")
                 .addSerializer(BigInteger.class, ToStringSerializer.instance);
         return new ObjectMapper()

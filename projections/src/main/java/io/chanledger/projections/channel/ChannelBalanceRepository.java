@@ -156,7 +156,7 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     }
 
     public void deleteAll() {
-        jdbc.update("DELETE FROM channel_balance");
+        Sql.clear(jdbc, "channel_balance");
     }
 
     static String canonical(ChannelBalance b) {

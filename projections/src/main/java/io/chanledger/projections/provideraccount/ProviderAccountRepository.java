@@ -129,6 +129,6 @@ public class ProviderAccountRepository {
     }
 
     public void deleteAll() {
-        jdbc.update("DELETE FROM provider_account");
+        Sql.clear(jdbc, "provider_account");
     }
 }
