@@ -73,9 +73,9 @@ class BulkRebuild {
     private static final int MAX_GAP_OFFSET = 10_000;
     private static final int FETCH_SIZE = 10_000;
     /** Global indexes per slice, threads reading slices, and slices read ahead of the fold at most. */
-    private static final int SLICE = 50_000;
+    private static final int SLICE = 20_000;
     private static final int SLICE_READERS = 2;
-    private static final int SLICES_AHEAD = 3;
+    private static final int SLICES_AHEAD = 2;
 
     private final EventStorageEngine storage;
     private final ChannelBalanceProjection projection;
@@ -261,8 +261,9 @@ class BulkRebuild {
                         if (decoder.decodes(type)) {
                             // the driver's bytes of a text column are its UTF-8: no String in between
                             byte[] payload = postgres ? rows.getBytes(6) : rows.getString(6).getBytes(StandardCharsets.UTF_8);
-                            read.add(new ChannelBalanceFold.Event(rows.getString(2), rows.getLong(3),
-                                    timestamps.parse(rows.getString(4)), decoder.decode(type, payload)));
+                            String channelId = rows.getString(2);
+                            read.add(new ChannelBalanceFold.Event(channelId, rows.getLong(3),
+                                    timestamps.parse(rows.getString(4)), decoder.decode(type, payload, channelId)));
                         }
                         if (read.size() == EVENTS_PER_HANDOFF) {
                             handoffs.add(new Handoff(read, index));

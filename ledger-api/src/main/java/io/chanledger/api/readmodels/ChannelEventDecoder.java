@@ -33,7 +33,7 @@ final class ChannelEventDecoder {
 
     /** What a component's JSON value must be for the fast path to take it. */
     private enum Kind {
-        TEXT, UINT, LONG, OPTIONAL_LONG, INT, BOOLEAN, CHAIN_REF, CLOSE_KIND
+        CHANNEL_ID, TEXT, UINT, LONG, OPTIONAL_LONG, INT, BOOLEAN, CHAIN_REF, CLOSE_KIND
     }
 
     /** A record's components by name and kind, and how to make the record from their values. */
@@ -67,38 +67,38 @@ final class ChannelEventDecoder {
             ChannelOpened.class, new Shape(
                     new String[] {"channelId", "consumer", "provider", "deposit", "expiry", "chainRef", "provisional",
                             "claimedAtOpen"},
-                    new Kind[] {Kind.TEXT, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF, Kind.BOOLEAN,
+                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF, Kind.BOOLEAN,
                             Kind.UINT},
                     v -> new ChannelOpened((String) v[0], (String) v[1], (String) v[2], (BigInteger) v[3], (long) v[4],
                             (ChainRef) v[5], (boolean) v[6], (BigInteger) v[7])),
             ChannelOpenConfirmed.class, new Shape(
                     new String[] {"channelId", "consumer", "provider", "deposit", "expiry", "chainRef"},
-                    new Kind[] {Kind.TEXT, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF},
                     v -> new ChannelOpenConfirmed((String) v[0], (String) v[1], (String) v[2], (BigInteger) v[3],
                             (long) v[4], (ChainRef) v[5])),
             VoucherAccepted.class, new Shape(
                     new String[] {"channelId", "amount", "nonce", "signature", "increment", "acceptedAt", "hold",
                             "holdUntil", "chargedTotal"},
-                    new Kind[] {Kind.TEXT, Kind.UINT, Kind.UINT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.UINT,
+                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.UINT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.UINT,
                             Kind.OPTIONAL_LONG, Kind.UINT},
                     v -> new VoucherAccepted((String) v[0], (BigInteger) v[1], (BigInteger) v[2], (String) v[3],
                             (BigInteger) v[4], (long) v[5], (BigInteger) v[6], (Long) v[7], (BigInteger) v[8])),
             ChannelClaimed.class, new Shape(
                     new String[] {"channelId", "provider", "payout", "fee", "totalClaimed", "chainRef"},
-                    new Kind[] {Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.UINT, Kind.UINT, Kind.CHAIN_REF},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.UINT, Kind.UINT, Kind.UINT, Kind.CHAIN_REF},
                     v -> new ChannelClaimed((String) v[0], (String) v[1], (BigInteger) v[2], (BigInteger) v[3],
                             (BigInteger) v[4], (ChainRef) v[5])),
             ChannelExpired.class, new Shape(
                     new String[] {"channelId", "expiry", "chainTime", "blockNumber"},
-                    new Kind[] {Kind.TEXT, Kind.LONG, Kind.LONG, Kind.LONG},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.LONG, Kind.LONG, Kind.LONG},
                     v -> new ChannelExpired((String) v[0], (long) v[1], (long) v[2], (long) v[3])),
             ChannelClosed.class, new Shape(
                     new String[] {"channelId", "refund", "kind", "chainRef"},
-                    new Kind[] {Kind.TEXT, Kind.UINT, Kind.CLOSE_KIND, Kind.CHAIN_REF},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.CLOSE_KIND, Kind.CHAIN_REF},
                     v -> new ChannelClosed((String) v[0], (BigInteger) v[1], (CloseKind) v[2], (ChainRef) v[3])),
             CloseAuthorized.class, new Shape(
                     new String[] {"channelId", "finalAmount", "providerSignature"},
-                    new Kind[] {Kind.TEXT, Kind.UINT, Kind.TEXT},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.TEXT},
                     v -> new CloseAuthorized((String) v[0], (BigInteger) v[1], (String) v[2])));
 
     /** The mapper's reader and the fast path's shape of each channel event, by payload type name. */
@@ -126,30 +126,32 @@ final class ChannelEventDecoder {
 
     /**
      * The channel event in {@code payload} (JSON in UTF-8) as the mapper reads it; null when
-     * {@code payloadType} is not a channel event.
+     * {@code payloadType} is not a channel event. {@code channelId} is the stored event's
+     * aggregate identifier: the event's own channel id is that String when they are equal, one
+     * String less for each event and a quicker look-up of its row.
      */
-    Object decode(String payloadType, byte[] payload) throws IOException {
+    Object decode(String payloadType, byte[] payload, String channelId) throws IOException {
         Decoding decoding = decodings.get(payloadType);
         if (decoding == null) {
             return null;
         }
-        Object event = fast(decoding.shape(), payload);
+        Object event = fast(decoding.shape(), payload, channelId);
         return event != OTHER_FORM ? event : decoding.reader().readValue(payload);
     }
 
     /** The event as the fast path reads it; null where it leaves the payload to the mapper. */
-    Object decodeWithoutMapper(String payloadType, byte[] payload) throws IOException {
-        Object event = fast(decodings.get(payloadType).shape(), payload);
+    Object decodeWithoutMapper(String payloadType, byte[] payload, String channelId) throws IOException {
+        Object event = fast(decodings.get(payloadType).shape(), payload, channelId);
         return event == OTHER_FORM ? null : event;
     }
 
     /** The event, or {@link #OTHER_FORM} when the payload is not exactly in the mapper's form. */
-    private Object fast(Shape shape, byte[] payload) throws IOException {
+    private Object fast(Shape shape, byte[] payload, String channelId) throws IOException {
         try (JsonParser parser = json.createParser(payload)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return OTHER_FORM;
             }
-            Object event = object(parser, shape);
+            Object event = object(parser, shape, channelId);
             return parser.nextToken() == null ? event : OTHER_FORM;
         } catch (IOException | RuntimeException e) {
             // malformed JSON or values a constructor refuses: the mapper's reader reports them its own way
@@ -158,7 +160,7 @@ final class ChannelEventDecoder {
     }
 
     /** The record of {@code shape} whose object starts at the parser's current token. */
-    private static Object object(JsonParser parser, Shape shape) throws IOException {
+    private static Object object(JsonParser parser, Shape shape, String channelId) throws IOException {
         Object[] values = new Object[shape.names().length];
         long seen = 0;
         for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken()) {
@@ -171,7 +173,7 @@ final class ChannelEventDecoder {
             }
             seen |= 1L << index;
             parser.nextToken();
-            Object value = value(parser, shape.kinds()[index]);
+            Object value = value(parser, shape.kinds()[index], channelId);
             if (value == OTHER_FORM) {
                 return OTHER_FORM;
             }
@@ -190,12 +192,13 @@ final class ChannelEventDecoder {
         return kind == Kind.LONG || kind == Kind.INT || kind == Kind.BOOLEAN;
     }
 
-    private static Object value(JsonParser parser, Kind kind) throws IOException {
+    private static Object value(JsonParser parser, Kind kind, String channelId) throws IOException {
         JsonToken token = parser.currentToken();
         if (token == JsonToken.VALUE_NULL) {
             return primitive(kind) ? OTHER_FORM : null;
         }
         return switch (kind) {
+            case CHANNEL_ID -> token == JsonToken.VALUE_STRING ? textOr(parser, channelId) : OTHER_FORM;
             case TEXT -> token == JsonToken.VALUE_STRING ? parser.getText() : OTHER_FORM;
             case UINT -> token == JsonToken.VALUE_STRING ? decimal(parser) : OTHER_FORM;
             case LONG, OPTIONAL_LONG -> token == JsonToken.VALUE_NUMBER_INT
@@ -204,9 +207,25 @@ final class ChannelEventDecoder {
                     && parser.getNumberType() == JsonParser.NumberType.INT ? parser.getIntValue() : OTHER_FORM;
             case BOOLEAN -> token == JsonToken.VALUE_TRUE ? Boolean.TRUE
                     : token == JsonToken.VALUE_FALSE ? Boolean.FALSE : OTHER_FORM;
-            case CHAIN_REF -> token == JsonToken.START_OBJECT ? object(parser, CHAIN_REF) : OTHER_FORM;
+            case CHAIN_REF -> token == JsonToken.START_OBJECT ? object(parser, CHAIN_REF, null) : OTHER_FORM;
             case CLOSE_KIND -> token == JsonToken.VALUE_STRING ? closeKind(parser.getText()) : OTHER_FORM;
         };
+    }
+
+    /** The current text: {@code known} itself when it is equal. */
+    private static String textOr(JsonParser parser, String known) throws IOException {
+        int length = parser.getTextLength();
+        if (known == null || known.length() != length) {
+            return parser.getText();
+        }
+        char[] chars = parser.getTextCharacters();
+        int offset = parser.getTextOffset();
+        for (int i = 0; i < length; i++) {
+            if (chars[offset + i] != known.charAt(i)) {
+                return parser.getText();
+            }
+        }
+        return known;
     }
 
     /** A decimal string of digits with an optional minus sign, without a String where it fits a long. */

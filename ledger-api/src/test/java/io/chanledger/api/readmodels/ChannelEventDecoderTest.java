@@ -47,9 +47,15 @@ class ChannelEventDecoderTest {
             byte[] stored = mapper.writeValueAsBytes(event);
             String type = event.getClass().getName();
 
-            assertThat(decoder.decodeWithoutMapper(type, stored)).as(new String(stored, StandardCharsets.UTF_8))
+            String channelId = i % 3 == 0 ? null : i % 3 == 1 ? new String(channelIdOf(event)) : id(32);
+            assertThat(decoder.decodeWithoutMapper(type, stored, channelId))
+                    .as(new String(stored, StandardCharsets.UTF_8))
                     .isEqualTo(event).isEqualTo(mapper.readValue(stored, event.getClass()));
-            assertThat(decoder.decode(type, stored)).isEqualTo(event);
+            Object decoded = decoder.decode(type, stored, channelId);
+            assertThat(decoded).isEqualTo(event);
+            if (i % 3 == 1) {
+                assertThat(channelIdOf(decoded)).as("the aggregate identifier's String, not a copy").isSameAs(channelId);
+            }
             covered.add(event.getClass());
         }
         assertThat(covered).isEqualTo(ChannelEvents.TYPES);
@@ -62,7 +68,7 @@ class ChannelEventDecoderTest {
 
         VoucherAccepted expected = new VoucherAccepted("0x01", BigInteger.valueOf(5), BigInteger.TWO, "0xab",
                 BigInteger.valueOf(3), 1_795_553_746L);
-        assertThat(decoder.decodeWithoutMapper(VOUCHER, stored)).isEqualTo(expected)
+        assertThat(decoder.decodeWithoutMapper(VOUCHER, stored, "0x01")).isEqualTo(expected)
                 .isEqualTo(mapper.readValue(stored, VoucherAccepted.class));
     }
 
@@ -83,15 +89,15 @@ class ChannelEventDecoderTest {
                 voucher.formatted("\"5\"", "1795553746", ",\"holdUntil\":1.5"));
         for (String form : otherForms) {
             byte[] stored = form.getBytes(StandardCharsets.UTF_8);
-            assertThat(decoder.decodeWithoutMapper(VOUCHER, stored)).as(form).isNull();
+            assertThat(decoder.decodeWithoutMapper(VOUCHER, stored, "0x01")).as(form).isNull();
             assertSameAsMapper(VOUCHER, VoucherAccepted.class, stored);
         }
         String expired = "{\"channelId\":\"0x01\",\"expiry\":7,\"chainTime\":8}";  // a primitive missing
-        assertThat(decoder.decodeWithoutMapper(ChannelExpired.class.getName(), bytes(expired))).isNull();
+        assertThat(decoder.decodeWithoutMapper(ChannelExpired.class.getName(), bytes(expired), "0x01")).isNull();
         assertSameAsMapper(ChannelExpired.class.getName(), ChannelExpired.class, bytes(expired));
         String closed = "{\"channelId\":\"0x01\",\"refund\":\"0\",\"kind\":\"%s\",\"chainRef\":null}";
         for (String kind : List.of("cooperative", "SOMETIMES", "0")) {
-            assertThat(decoder.decodeWithoutMapper(CLOSED, bytes(closed.formatted(kind)))).isNull();
+            assertThat(decoder.decodeWithoutMapper(CLOSED, bytes(closed.formatted(kind)), "0x01")).isNull();
             assertSameAsMapper(CLOSED, ChannelClosed.class, bytes(closed.formatted(kind)));
         }
     }
@@ -104,7 +110,7 @@ class ChannelEventDecoderTest {
         for (String form : List.of(opened.formatted("{\"blockNumber\":1,\"blockHash\":\"0x\",\"txHash\":\"0x\",\"logIndex\":-1}"),
                 opened.formatted("{\"blockNumber\":1,"), "[]")) {
             assertThatThrownBy(() -> mapper.readValue(bytes(form), ChannelOpened.class)).as(form).isNotNull();
-            assertThatThrownBy(() -> decoder.decode(OPENED, bytes(form))).as(form)
+            assertThatThrownBy(() -> decoder.decode(OPENED, bytes(form), "0x01")).as(form)
                     .isInstanceOf(java.io.IOException.class);
         }
     }
@@ -113,7 +119,7 @@ class ChannelEventDecoderTest {
     void decodesOnlyChannelEvents() throws Exception {
         String settled = RequestSettled.class.getName();
         assertThat(decoder.decodes(settled)).isFalse();
-        assertThat(decoder.decode(settled, bytes("{}"))).isNull();
+        assertThat(decoder.decode(settled, bytes("{}"), "0x01")).isNull();
         assertThat(ChannelEvents.TYPES).allSatisfy(type -> assertThat(decoder.decodes(type.getName())).isTrue());
     }
 
@@ -122,10 +128,23 @@ class ChannelEventDecoderTest {
         try {
             expected = mapper.readValue(stored, javaType);
         } catch (java.io.IOException e) {
-            assertThatThrownBy(() -> decoder.decode(type, stored)).isInstanceOf(e.getClass());
+            assertThatThrownBy(() -> decoder.decode(type, stored, "0x01")).isInstanceOf(e.getClass());
             return;
         }
-        assertThat(decoder.decode(type, stored)).isEqualTo(expected);
+        assertThat(decoder.decode(type, stored, "0x01")).isEqualTo(expected);
+    }
+
+    private static String channelIdOf(Object event) {
+        return switch (event) {
+            case ChannelOpened e -> e.channelId();
+            case ChannelOpenConfirmed e -> e.channelId();
+            case VoucherAccepted e -> e.channelId();
+            case ChannelClaimed e -> e.channelId();
+            case ChannelExpired e -> e.channelId();
+            case ChannelClosed e -> e.channelId();
+            case CloseAuthorized e -> e.channelId();
+            default -> throw new IllegalArgumentException("not a channel event: " + event);
+        };
     }
 
     private static byte[] bytes(String text) {

@@ -1,20 +1,18 @@
 package io.chanledger.projections.channel;
 
 import io.chanledger.projections.readmodel.RowBatch;
+import io.chanledger.projections.readmodel.RowChanges;
 import io.chanledger.projections.readmodel.RowFinder;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Folds a rebuild's whole event stream into channel balances in memory, with the projection's
@@ -30,10 +28,25 @@ import java.util.function.Consumer;
  * sequence order (a row already in the table is still found, and the events it holds skipped).
  * Not thread-safe, except {@link #written}, which the writer calls after each commit.
  */
-public final class ChannelBalanceFold {
+public final class ChannelBalanceFold implements RowChanges<ChannelBalance> {
 
     /** A channel event to fold: its channel, its sequence number in the channel, when, and the payload. */
     public record Event(String channelId, long sequence, Instant at, Object payload) {
+    }
+
+    /**
+     * A channel's row in memory: as it is now, and as the table has it or will once the writer
+     * commits (null for a row the table has never had). One slot per channel, so that an event
+     * costs one look-up.
+     */
+    private static final class Slot {
+        private final ChannelBalance stored;
+        private ChannelBalance current;
+
+        Slot(ChannelBalance stored, ChannelBalance current) {
+            this.stored = stored;
+            this.current = current;
+        }
     }
 
     private final ChannelBalanceProjection projection;
@@ -41,18 +54,14 @@ public final class ChannelBalanceFold {
     private final int rowsInMemory;
     private final int rowsPerWrite;
     private final Consumer<List<RowBatch.Change<ChannelBalance>>> writer;
-    /** Current rows, least recently touched first. */
-    private final LinkedHashMap<String, ChannelBalance> live = new LinkedHashMap<>(1024, 0.75f, true);
-    /** For live rows that exist in the table or are on their way there: that version. */
-    private final Map<String, ChannelBalance> storedVersion = new HashMap<>();
+    /** Rows in memory, least recently touched first. */
+    private final LinkedHashMap<String, Slot> live = new LinkedHashMap<>(1024, 0.75f, true);
     /** Changes taken out of memory and not yet handed to the writer, by channel. */
     private final LinkedHashMap<String, RowBatch.Change<ChannelBalance>> pending = new LinkedHashMap<>();
     /** Rows handed to the writer whose transaction has not committed yet. */
     private final Map<String, ChannelBalance> unwritten = new ConcurrentHashMap<>();
     private final boolean tableHeldRows;
     private boolean tableMayHoldRows;
-    /** Channels whose first event in the current list opens them: no row of theirs can exist yet. */
-    private final Set<String> opening = new HashSet<>();
 
     /**
      * @param tableHoldsRows whether {@code channel_balance} may already hold rows (false right
@@ -75,26 +84,25 @@ public final class ChannelBalanceFold {
         this.writer = writer;
     }
 
-    /** Applies {@code events}, in order; the rows they need are found in one go. */
+    /** Applies {@code events}, in order; the rows they need that are not in memory are found in one go. */
     public void apply(List<Event> events) {
-        Set<String> channelIds = new LinkedHashSet<>();
-        opening.clear();
+        // channels not in memory, and whether their first event here opens them
+        Map<String, Boolean> missing = new LinkedHashMap<>();
         for (Event event : events) {
-            if (channelIds.add(event.channelId()) && event.sequence() == 0 && !tableHeldRows) {
-                // the store orders a channel's events by sequence: nothing of it came before
-                opening.add(event.channelId());
+            if (!live.containsKey(event.channelId())) {
+                // the store orders a channel's events by sequence: an opening has nothing before it
+                missing.putIfAbsent(event.channelId(), event.sequence() == 0 && !tableHeldRows);
             }
         }
-        RowBatch<ChannelBalance> batch = new RowBatch<>(this::find, channelIds);
+        if (!missing.isEmpty()) {
+            bringBack(missing);
+        }
         for (Event event : events) {
-            projection.apply(batch, event.payload(), event.sequence(), event.at());
+            projection.apply(this, event.payload(), event.sequence(), event.at());
         }
-        for (RowBatch.Change<ChannelBalance> change : batch.changes()) {
-            live.put(change.after().key(), change.after());
-        }
-        Iterator<Map.Entry<String, ChannelBalance>> oldest = live.entrySet().iterator();
+        Iterator<Map.Entry<String, Slot>> oldest = live.entrySet().iterator();
         for (int excess = live.size() - rowsInMemory; excess > 0; excess--) {
-            Map.Entry<String, ChannelBalance> row = oldest.next();
+            Map.Entry<String, Slot> row = oldest.next();
             oldest.remove();
             setAside(row.getKey(), row.getValue());
         }
@@ -114,12 +122,32 @@ public final class ChannelBalanceFold {
         }
     }
 
-    private void setAside(String channelId, ChannelBalance row) {
-        ChannelBalance stored = storedVersion.remove(channelId);
-        if (stored == row) {
+    /** For the projection's logic, as {@link RowBatch#create} does it. */
+    @Override
+    public boolean create(String key, Supplier<ChannelBalance> row) {
+        if (live.containsKey(key)) {
+            return false;
+        }
+        live.put(key, new Slot(null, row.get()));
+        return true;
+    }
+
+    /** For the projection's logic, as {@link RowBatch#update} does it. */
+    @Override
+    public boolean update(String key, long sequence, UnaryOperator<ChannelBalance> transition) {
+        Slot slot = live.get(key);
+        if (slot == null || sequence <= slot.current.lastSequence()) {
+            return false;
+        }
+        slot.current = transition.apply(slot.current);
+        return true;
+    }
+
+    private void setAside(String channelId, Slot slot) {
+        if (slot.current == slot.stored) {
             return;
         }
-        pending.put(channelId, new RowBatch.Change<>(stored, row));
+        pending.put(channelId, new RowBatch.Change<>(slot.stored, slot.current));
         if (pending.size() >= rowsPerWrite) {
             handOn();
         }
@@ -138,40 +166,28 @@ public final class ChannelBalanceFold {
         writer.accept(changes);
     }
 
-    /** The rows of {@code channelIds} as the fold stands: in memory, set aside, on their way, or in the table. */
-    private Map<String, ChannelBalance> find(Collection<String> channelIds) {
-        Map<String, ChannelBalance> found = new HashMap<>();
+    /**
+     * Brings the rows of channels not in memory back into it, from wherever they are: set aside,
+     * on their way to the table, or in it. A channel found nowhere has no row yet.
+     */
+    private void bringBack(Map<String, Boolean> missing) {
         List<String> elsewhere = new ArrayList<>();
-        for (String channelId : channelIds) {
-            ChannelBalance row = live.get(channelId);
-            if (row != null) {
-                found.put(channelId, row);
-                continue;
-            }
+        missing.forEach((channelId, opening) -> {
             RowBatch.Change<ChannelBalance> setAside = pending.remove(channelId);
             if (setAside != null) {
-                keep(channelId, setAside.before(), setAside.after(), found);
-                continue;
+                live.put(channelId, new Slot(setAside.before(), setAside.after()));
+                return;
             }
             // read before the writer may drop it: a row missing here is committed, or never was
             ChannelBalance onItsWay = unwritten.get(channelId);
             if (onItsWay != null) {
-                keep(channelId, onItsWay, onItsWay, found);
-            } else if (tableMayHoldRows && !opening.contains(channelId)) {
+                live.put(channelId, new Slot(onItsWay, onItsWay));
+            } else if (tableMayHoldRows && !opening) {
                 elsewhere.add(channelId);
             }
-        }
+        });
         if (!elsewhere.isEmpty()) {
-            table.findAll(elsewhere).forEach((channelId, row) -> keep(channelId, row, row, found));
+            table.findAll(elsewhere).forEach((channelId, row) -> live.put(channelId, new Slot(row, row)));
         }
-        return found;
-    }
-
-    private void keep(String channelId, ChannelBalance stored, ChannelBalance current, Map<String, ChannelBalance> found) {
-        if (stored != null) {
-            storedVersion.put(channelId, stored);
-        }
-        live.put(channelId, current);
-        found.put(channelId, current);
     }
 }

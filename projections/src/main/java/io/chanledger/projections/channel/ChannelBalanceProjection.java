@@ -10,6 +10,7 @@ import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.projections.readmodel.BatchingProjection;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.readmodel.RowBatch;
+import io.chanledger.projections.readmodel.RowChanges;
 import java.time.Instant;
 import java.util.List;
 import org.axonframework.config.ProcessingGroup;
@@ -78,7 +79,7 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
      * Applies one event of a channel to {@code batch}: the first creates the row, the others
      * change it; an event applied before (by sequence number) or of another kind changes nothing.
      */
-    public void apply(RowBatch<ChannelBalance> batch, Object event, long sequence, Instant at) {
+    public void apply(RowChanges<ChannelBalance> batch, Object event, long sequence, Instant at) {
         if (event instanceof ChannelOpened opened) {
             batch.create(opened.channelId(), () -> ChannelBalance.opened(opened, sequence, at));
         } else if (channelIdOf(event) instanceof String channelId) {

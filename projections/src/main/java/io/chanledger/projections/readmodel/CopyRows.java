@@ -100,6 +100,11 @@ public final class CopyRows {
                 return nothing();
             }
             separate();
+            if (plain(value)) {
+                // ids, addresses and signatures: nothing to escape, the string goes as it is
+                text.append(value);
+                return this;
+            }
             for (int i = 0; i < value.length(); i++) {
                 char c = value.charAt(i);
                 switch (c) {
@@ -111,6 +116,16 @@ public final class CopyRows {
                 }
             }
             return this;
+        }
+
+        private static boolean plain(String value) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+                    return false;
+                }
+            }
+            return true;
         }
 
         public Line number(BigInteger value) {

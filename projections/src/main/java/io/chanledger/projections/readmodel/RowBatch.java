@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
  * not above the row's last applied one was applied before and is skipped, which makes
  * redelivery harmless.
  */
-public final class RowBatch<R extends SequencedRow> {
+public final class RowBatch<R extends SequencedRow> implements RowChanges<R> {
 
     private final RowFinder<R> finder;
     /** Rows as stored before this batch; a key mapped to null is known to be absent. */
@@ -42,7 +42,7 @@ public final class RowBatch<R extends SequencedRow> {
         return stored.get(key);
     }
 
-    /** Applies an event that creates the row; ignored when the row exists already. */
+    @Override
     public boolean create(String key, Supplier<R> row) {
         if (get(key) != null) {
             return false;
@@ -51,7 +51,7 @@ public final class RowBatch<R extends SequencedRow> {
         return true;
     }
 
-    /** Applies an event to an existing row; ignored when there is no row or the event was applied before. */
+    @Override
     public boolean update(String key, long sequence, UnaryOperator<R> transition) {
         R row = get(key);
         if (row == null || sequence <= row.lastSequence()) {

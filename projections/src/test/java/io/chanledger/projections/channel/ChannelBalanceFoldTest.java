@@ -89,33 +89,35 @@ class ChannelBalanceFoldTest {
         expected.process(stream, 64);
     }
 
-    @ParameterizedTest(name = "{0} rows in memory, {1} per write, writer {2} hand-offs behind")
-    @CsvSource({"1, 1, 0", "3, 2, 1", "10, 4, 3", "50, 50, 0", "100000, 10000, 0"})
-    void foldsToTheSameRowsAsTheProcessor(int rowsInMemory, int rowsPerWrite, int writerLag) {
+    @ParameterizedTest(name = "{0} rows in memory, {1} per write, writer {2} hand-offs behind, {3} events a hand-off")
+    @CsvSource({"1, 1, 0, 7", "3, 2, 1, 7", "10, 4, 3, 7", "50, 50, 0, 7", "100000, 10000, 0, 7", "1, 1, 0, 1",
+            "3, 2, 1, 200", "10, 4, 3, 4096", "50, 50, 0, 64"})
+    void foldsToTheSameRowsAsTheProcessor(int rowsInMemory, int rowsPerWrite, int writerLag, int eventsPerHandoff) {
         Model rebuilt = Model.fresh();
 
-        fold(rebuilt, false, rowsInMemory, rowsPerWrite, writerLag, stream);
+        fold(rebuilt, false, rowsInMemory, rowsPerWrite, writerLag, eventsPerHandoff, stream);
 
         assertThat(rebuilt.checksums()).isEqualTo(expected.checksums());
         assertThat(rebuilt.balances().count()).isEqualTo(120);
     }
 
-    @Test
-    void finishesARebuildThatStoppedHalfWay() throws Exception {
+    @ParameterizedTest(name = "{0} events a hand-off")
+    @CsvSource({"7", "500"})
+    void finishesARebuildThatStoppedHalfWay(int eventsPerHandoff) throws Exception {
         Model rebuilt = Model.fresh();
         rebuilt.process(stream.subList(0, stream.size() / 2), 64);
 
-        fold(rebuilt, true, 5, 3, 1, stream);
+        fold(rebuilt, true, 5, 3, 1, eventsPerHandoff, stream);
 
         assertThat(rebuilt.checksums()).isEqualTo(expected.checksums());
     }
 
     /**
-     * Folds {@code events} into {@code model}, handing them over seven at a time; the writer
-     * commits each list of changes only once {@code writerLag} more lists have arrived.
+     * Folds {@code events} into {@code model}, handing them over {@code eventsPerHandoff} at a
+     * time; the writer commits each list of changes only once {@code writerLag} more lists have arrived.
      */
     private static void fold(Model model, boolean tableHoldsRows, int rowsInMemory, int rowsPerWrite, int writerLag,
-                             List<EventMessage<?>> events) {
+                             int eventsPerHandoff, List<EventMessage<?>> events) {
         Deque<List<RowBatch.Change<ChannelBalance>>> handedOn = new ArrayDeque<>();
         ChannelBalanceFold[] fold = new ChannelBalanceFold[1];
         fold[0] = new ChannelBalanceFold(model.projection(), model.balances(), tableHoldsRows, rowsInMemory,
@@ -125,9 +127,9 @@ class ChannelBalanceFoldTest {
                         commit(model, fold[0], handedOn.poll());
                     }
                 });
-        for (int from = 0; from < events.size(); from += 7) {
+        for (int from = 0; from < events.size(); from += eventsPerHandoff) {
             List<ChannelBalanceFold.Event> handoff = new ArrayList<>();
-            for (EventMessage<?> message : events.subList(from, Math.min(events.size(), from + 7))) {
+            for (EventMessage<?> message : events.subList(from, Math.min(events.size(), from + eventsPerHandoff))) {
                 DomainEventMessage<?> event = (DomainEventMessage<?>) message;
                 handoff.add(new ChannelBalanceFold.Event(event.getAggregateIdentifier(), event.getSequenceNumber(),
                         event.getTimestamp(), event.getPayload()));
