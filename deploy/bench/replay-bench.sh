@@ -6,6 +6,7 @@
 # BENCH_HEAP sets the heap (1g); BENCH_JAVA_OPTS adds JVM options, e.g. -XX:StartFlightRecording=filename=replay.jfr
 # BENCH_KEEP_DB=1 keeps the database of an earlier run: when it holds exactly that many events, they
 # are measured again without being written anew (for trying rebuild settings one after another).
+# BENCH_REPLAYS=N replays N times in the same process; the first, whose code is not compiled yet, is the figure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh

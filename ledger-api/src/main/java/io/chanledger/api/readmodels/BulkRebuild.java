@@ -259,11 +259,7 @@ class BulkRebuild {
                         previous = index;
                         String type = rows.getString(5);
                         if (decoder.decodes(type)) {
-                            // the driver's bytes of a text column are its UTF-8: no String in between
-                            byte[] payload = postgres ? rows.getBytes(6) : rows.getString(6).getBytes(StandardCharsets.UTF_8);
-                            String channelId = rows.getString(2);
-                            read.add(new ChannelBalanceFold.Event(channelId, rows.getLong(3),
-                                    timestamps.parse(rows.getString(4)), decoder.decode(type, payload, channelId)));
+                            read.add(event(rows, type, timestamps));
                         }
                         if (read.size() == EVENTS_PER_HANDOFF) {
                             handoffs.add(new Handoff(read, index));
@@ -281,6 +277,16 @@ class BulkRebuild {
         }
         cpu.addReading(cpu.now() - cpuStart);
         return new Slice(handoffs, missing);
+    }
+
+    /** The channel event of the current row, whose payload type is {@code type}. */
+    private ChannelBalanceFold.Event event(ResultSet rows, String type, EventTimestamps timestamps)
+            throws SQLException, IOException {
+        // the driver's bytes of a text column are its UTF-8: no String in between
+        byte[] payload = postgres ? rows.getBytes(6) : rows.getString(6).getBytes(StandardCharsets.UTF_8);
+        String channelId = rows.getString(2);
+        return new ChannelBalanceFold.Event(channelId, rows.getLong(3), timestamps.parse(rows.getString(4)),
+                decoder.decode(type, payload, channelId));
     }
 
     /**

@@ -5,12 +5,15 @@ import io.chanledger.projections.readmodel.ReadModels;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
@@ -35,6 +38,9 @@ public class ReadModelReplay {
     private static final Duration POLL = Duration.ofMillis(100);
     /** How long a restarted processor may take to claim its segments again. */
     private static final Duration RESUME_TIMEOUT = Duration.ofMinutes(2);
+    /** How long a started processor may take to have its workers running before it is stopped all the same. */
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration SETTLE_POLL = Duration.ofMillis(10);
 
     private final ReadModelProgress progress;
     private final ReadModelChecksums checksums;
@@ -82,7 +88,7 @@ public class ReadModelReplay {
     private void run() {
         StreamingEventProcessor processor = progress.processor();
         try {
-            processor.shutDown();
+            stop(processor);
             long position = positionAtRest();
             set(status.get().in(ReplayStatus.State.CHECKSUMMING));
             ReplayStatus.Snapshot before = new ReplayStatus.Snapshot(position, checksums.compute());
@@ -105,7 +111,7 @@ public class ReadModelReplay {
             processor.start();
             awaitReplayed(processor, position);
             set(status.get().in(ReplayStatus.State.VERIFYING));
-            processor.shutDown();
+            stop(processor);
             long afterPosition = positionAtRest();
             ReplayStatus.Snapshot after = new ReplayStatus.Snapshot(afterPosition, checksums.compute());
             processor.start();
@@ -124,27 +130,73 @@ public class ReadModelReplay {
         }
     }
 
+    /** Waits until the restarted processor's workers run and have applied every event up to {@code position}. */
     private void awaitReplayed(StreamingEventProcessor processor, long position) {
+        // an empty store has no position to reach: running workers are all there is to wait for
         long target = position >= 0 ? position : progress.head();
         long deadline = System.nanoTime() + RESUME_TIMEOUT.toNanos();
+        Map<Integer, OptionalLong> firstSeen = new HashMap<>();
         while (true) {
             OptionalLong now = progress.position();
-            if (now.isPresent() && now.getAsLong() >= target && !progress.replaying()) {
+            boolean running = workersRun(processor, firstSeen);
+            if (running && (target <= 0 || now.isPresent() && now.getAsLong() >= target) && !progress.replaying()) {
                 return;
             }
             if (!processor.isRunning()) {
                 throw new IllegalStateException("the processor stopped during the replay");
             }
-            if (now.isEmpty() && System.nanoTime() > deadline) {
+            if (!running && System.nanoTime() > deadline) {
                 throw new IllegalStateException("the processor has not resumed its segments within " + RESUME_TIMEOUT
                         + "; is another instance holding them?");
             }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while replaying", e);
+            pause(POLL);
+        }
+    }
+
+    /**
+     * Stops the processor once its workers run. Axon 4.13's tracking processor gives the last
+     * segment it claims to the claiming thread itself; stopped between that claim and the
+     * worker's start, it drops the worker without giving the thread back, and claims no segment
+     * ever again: a replay begun right after the service started, or right after another replay,
+     * left the read models standing still. Bounded, since a processor whose segments another
+     * instance holds claims nothing (and can be stopped safely).
+     */
+    private void stop(StreamingEventProcessor processor) {
+        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+        Map<Integer, OptionalLong> firstSeen = new HashMap<>();
+        while (processor.isRunning() && !workersRun(processor, firstSeen) && System.nanoTime() < deadline) {
+            pause(SETTLE_POLL);
+        }
+        processor.shutDown();
+    }
+
+    /**
+     * Whether a worker runs for each segment the processor can hold: one that reports being
+     * caught up, or whose position moved since {@code firstSeen} (the first call's positions),
+     * has left the claiming thread behind.
+     */
+    private boolean workersRun(StreamingEventProcessor processor, Map<Integer, OptionalLong> firstSeen) {
+        Map<Integer, EventTrackerStatus> statuses = processor.processingStatus();
+        int segments = transactions.fetchInTransaction(() -> tokenStore.fetchSegments(processor.getName())).length;
+        if (statuses.isEmpty() || statuses.size() < Math.min(processor.maxCapacity(), segments)) {
+            return false;
+        }
+        for (Map.Entry<Integer, EventTrackerStatus> segment : statuses.entrySet()) {
+            EventTrackerStatus status = segment.getValue();
+            OptionalLong first = firstSeen.computeIfAbsent(segment.getKey(), id -> status.getCurrentPosition());
+            if (!status.isCaughtUp() && !status.isErrorState() && status.getCurrentPosition().equals(first)) {
+                return false;
             }
+        }
+        return true;
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while replaying", e);
         }
     }
 

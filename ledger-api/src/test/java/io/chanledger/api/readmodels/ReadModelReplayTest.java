@@ -111,6 +111,39 @@ class ReadModelReplayTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void replaysOneAfterAnotherLeaveTheProcessorFollowingTheStore() throws Exception {
+        String provider = TestKeys.wallet("replay-again-provider-" + UUID.randomUUID()).address();
+        MixedHistories generator = new MixedHistories(20261124L, TestKeys.wallet("replay-again-consumer").address(), provider);
+        long now = Instant.now().getEpochSecond();
+        Map<String, List<Object>> histories = new LinkedHashMap<>();
+        // each replay starts the instant the one before has restarted the processor: stopping it
+        // again while it is still claiming its segment must not leave it without a worker
+        listener.pause();
+        try {
+            for (int replay = 1; replay <= 4; replay++) {
+                Http.Reply started = admin("POST");
+                assertThat(started.status()).as("replay %d: %s", replay, started.body()).isEqualTo(202);
+                JsonNode status = awaitFinished(Duration.ofMinutes(5));
+                assertThat(status.path("state").asText()).as("replay %d: %s", replay, status).isEqualTo("COMPLETED");
+                assertThat(status.path("matches").asBoolean()).as("replay %d: %s", replay, status).isTrue();
+            }
+        } finally {
+            listener.resume();
+        }
+
+        String channelId = generator.channelId();
+        List<Object> events = generator.history(channelId, now);
+        List<DomainEventMessage<?>> messages = new ArrayList<>();
+        for (int sequence = 0; sequence < events.size(); sequence++) {
+            messages.add(MixedHistories.message(channelId, sequence, events.get(sequence), Instant.now()));
+        }
+        MixedHistories.append(eventStore, transactions, messages);
+        ReadModelsCaughtUp.await(progress, Duration.ofMinutes(1));
+        histories.put(channelId, events);
+        assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
+    }
+
+    @Test
     void replayIsAnAdminOperation() {
         Http.Reply anonymous = Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/api/admin/replay"))
                 .POST(HttpRequest.BodyPublishers.noBody()));
