@@ -47,14 +47,14 @@ class ChannelEventDecoderTest {
             byte[] stored = mapper.writeValueAsBytes(event);
             String type = event.getClass().getName();
 
-            String channelId = i % 3 == 0 ? null : i % 3 == 1 ? new String(channelIdOf(event)) : id(32);
+            String channelId = i % 3 == 0 ? null : i % 3 == 1 ? new String(ChannelEvents.channelId(event)) : id(32);
             assertThat(decoder.decodeWithoutMapper(type, stored, channelId))
                     .as(new String(stored, StandardCharsets.UTF_8))
                     .isEqualTo(event).isEqualTo(mapper.readValue(stored, event.getClass()));
             Object decoded = decoder.decode(type, stored, channelId);
             assertThat(decoded).isEqualTo(event);
             if (i % 3 == 1) {
-                assertThat(channelIdOf(decoded)).as("the aggregate identifier's String, not a copy").isSameAs(channelId);
+                assertThat(ChannelEvents.channelId(decoded)).as("the aggregate identifier's String, not a copy").isSameAs(channelId);
             }
             covered.add(event.getClass());
         }
@@ -132,19 +132,6 @@ class ChannelEventDecoderTest {
             return;
         }
         assertThat(decoder.decode(type, stored, "0x01")).isEqualTo(expected);
-    }
-
-    private static String channelIdOf(Object event) {
-        return switch (event) {
-            case ChannelOpened e -> e.channelId();
-            case ChannelOpenConfirmed e -> e.channelId();
-            case VoucherAccepted e -> e.channelId();
-            case ChannelClaimed e -> e.channelId();
-            case ChannelExpired e -> e.channelId();
-            case ChannelClosed e -> e.channelId();
-            case CloseAuthorized e -> e.channelId();
-            default -> throw new IllegalArgumentException("not a channel event: " + event);
-        };
     }
 
     private static byte[] bytes(String text) {

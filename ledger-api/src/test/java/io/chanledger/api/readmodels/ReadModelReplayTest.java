@@ -98,16 +98,7 @@ class ReadModelReplayTest extends LedgerIntegrationTest {
         assertThat(status.path("processed").asLong()).isGreaterThanOrEqualTo(status.path("before").path("position").asLong());
         assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
 
-        String later = generator.channelId();
-        List<Object> laterEvents = generator.history(later, now);
-        List<DomainEventMessage<?>> laterMessages = new ArrayList<>();
-        for (int sequence = 0; sequence < laterEvents.size(); sequence++) {
-            laterMessages.add(MixedHistories.message(later, sequence, laterEvents.get(sequence), Instant.now()));
-        }
-        MixedHistories.append(eventStore, transactions, laterMessages);
-        ReadModelsCaughtUp.await(progress, Duration.ofMinutes(1));
-        histories.put(later, laterEvents);
-        assertAccountIsTheSumOf(histories, accounts.find(provider, 0).orElseThrow());
+        assertTheProcessorFollowsTheStore(generator, now, histories, provider);
     }
 
     @Test
@@ -131,6 +122,12 @@ class ReadModelReplayTest extends LedgerIntegrationTest {
             listener.resume();
         }
 
+        assertTheProcessorFollowsTheStore(generator, now, histories, provider);
+    }
+
+    /** A channel recorded after the replay reaches the provider's account through the restarted processor. */
+    private void assertTheProcessorFollowsTheStore(MixedHistories generator, long now,
+                                                   Map<String, List<Object>> histories, String provider) {
         String channelId = generator.channelId();
         List<Object> events = generator.history(channelId, now);
         List<DomainEventMessage<?>> messages = new ArrayList<>();

@@ -82,7 +82,7 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
     public void apply(RowChanges<ChannelBalance> batch, Object event, long sequence, Instant at) {
         if (event instanceof ChannelOpened opened) {
             batch.create(opened.channelId(), () -> ChannelBalance.opened(opened, sequence, at));
-        } else if (channelIdOf(event) instanceof String channelId) {
+        } else if (ChannelEvents.channelId(event) instanceof String channelId) {
             batch.update(channelId, sequence, row -> row.apply(event, sequence, at));
         }
     }
@@ -100,18 +100,6 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
     public void reset() {
         listeners.forEach(ChannelBalanceListener::reset);
         repository.deleteAll();
-    }
-
-    private static String channelIdOf(Object event) {
-        return switch (event) {
-            case ChannelOpenConfirmed e -> e.channelId();
-            case VoucherAccepted e -> e.channelId();
-            case ChannelClaimed e -> e.channelId();
-            case ChannelExpired e -> e.channelId();
-            case ChannelClosed e -> e.channelId();
-            case CloseAuthorized e -> e.channelId();
-            default -> null;
-        };
     }
 
     @Override

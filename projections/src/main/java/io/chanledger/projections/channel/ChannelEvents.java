@@ -23,6 +23,20 @@ public final class ChannelEvents {
     private ChannelEvents() {
     }
 
+    /** The channel {@code event} is about; null when it is not a channel event. */
+    public static String channelId(Object event) {
+        return switch (event) {
+            case ChannelOpened e -> e.channelId();
+            case ChannelOpenConfirmed e -> e.channelId();
+            case VoucherAccepted e -> e.channelId();
+            case ChannelClaimed e -> e.channelId();
+            case ChannelExpired e -> e.channelId();
+            case ChannelClosed e -> e.channelId();
+            case CloseAuthorized e -> e.channelId();
+            default -> null;
+        };
+    }
+
     /** Identifiers of the channels whose events are among {@code messages}, in order of first appearance. */
     public static Set<String> channelIds(List<? extends Message<?>> messages) {
         Set<String> ids = new LinkedHashSet<>();
