@@ -133,9 +133,8 @@ public class AxonStorageConfiguration {
     }
 
     @Bean
-    ConfigurerModule channelAggregateModule(LedgerProperties ledger) {
+    ConfigurerModule channelAggregateModule(LedgerProperties ledger, BoundedAggregateCache channelCache) {
         return configurer -> configurer.configureAggregate(
-                ChannelAggregateDefinition.configurer(new BoundedAggregateCache(ledger.aggregateCacheSize()),
-                        ledger.snapshotThreshold()));
+                ChannelAggregateDefinition.configurer(channelCache, ledger.snapshotThreshold()));
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.axonframework.common.Registration;
 import org.axonframework.common.caching.Cache;
+import org.axonframework.eventsourcing.AggregateCacheEntry;
 
 /**
  * A bounded, least-recently-used aggregate cache holding its entries strongly. Axon's
@@ -65,6 +66,17 @@ final class BoundedAggregateCache implements Cache {
     @Override
     public Registration registerCacheEntryListener(EntryListener cacheEntryListener) {
         throw new UnsupportedOperationException("entry listeners are not supported by this cache");
+    }
+
+    /**
+     * The version (last sequence number) of the aggregate cached under {@code key}, or null when
+     * none is. An entry made in this process hands back its live aggregate without using the
+     * arguments of {@code recreateAggregate}; every entry here is made in this process.
+     */
+    synchronized Long cachedVersion(Object key) {
+        return entries.get(key) instanceof AggregateCacheEntry<?> entry
+                ? entry.recreateAggregate(null, null, null, null).version()
+                : null;
     }
 
     synchronized int size() {

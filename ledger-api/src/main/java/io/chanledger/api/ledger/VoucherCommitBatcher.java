@@ -1,15 +1,20 @@
 package io.chanledger.api.ledger;
 
+import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.VoucherReceipt;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,8 +35,14 @@ import org.springframework.stereotype.Component;
  * paying one commit each: a worker takes whatever is waiting (up to a bound), runs each voucher
  * through the Channel aggregate as a nested unit of work of one root unit of work, and commits
  * them together. Nested units of work keep their aggregate locks and hand their events to the
- * root, so nothing is visible, cached or acknowledged before the shared commit succeeds; if it
- * fails, every voucher of the batch fails and nothing of it is kept.
+ * root, so nothing is visible, cached or acknowledged before the shared commit succeeds.
+ *
+ * <p>Instances share the event store: before a batch is decided, one query checks that every
+ * channel it touches is cached as new as the store ({@link ChannelCacheGuard}). If another
+ * instance still wrote to one of them in the meantime, the shared commit fails on the store's
+ * unique sequence numbers; the whole batch is then rolled back (which drops its channels from the
+ * cache) and decided again on fresh state, so the other vouchers of the batch are not failed for
+ * it. Any other failure of the commit fails every voucher of the batch, and nothing of it is kept.
  *
  * <p>Vouchers are routed to workers by channel, so a channel's vouchers keep their arrival order
  * and two workers never wait on each other's locks. The provider gateway's settlements of paid
@@ -43,25 +54,33 @@ class VoucherCommitBatcher {
 
     private static final Logger log = LoggerFactory.getLogger(VoucherCommitBatcher.class);
     private static final int RETRIES_ON_LOCK_CONFLICT = 3;
+    /** Runs of one batch that lost a race with another instance; each re-run decides on fresh state. */
+    static final int RUNS_ON_STORE_CONFLICT = 8;
 
     private record Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt) {
     }
 
     private final CommandBus commandBus;
     private final TransactionManager transactionManager;
+    private final ChannelCacheGuard cacheGuard;
     private final int maxBatch;
     private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final DistributionSummary batchSizes;
+    private final Counter storeConflicts;
     private volatile boolean running = true;
 
-    VoucherCommitBatcher(CommandBus commandBus, TransactionManager transactionManager, LedgerProperties properties,
-                         MeterRegistry meters) {
+    VoucherCommitBatcher(CommandBus commandBus, TransactionManager transactionManager, ChannelCacheGuard cacheGuard,
+                         LedgerProperties properties, MeterRegistry meters) {
         this.commandBus = commandBus;
         this.transactionManager = transactionManager;
+        this.cacheGuard = cacheGuard;
         this.maxBatch = properties.groupCommitMaxBatch();
         this.batchSizes = DistributionSummary.builder("chan.voucher.commit.batch")
                 .description("vouchers sharing one database commit").register(meters);
+        this.storeConflicts = Counter.builder("chan.voucher.commit.conflicts")
+                .description("batches decided again because another instance wrote to one of their channels first")
+                .register(meters);
         for (int i = 0; i < properties.groupCommitWorkers(); i++) {
             BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
             queues.add(queue);
@@ -118,23 +137,46 @@ class VoucherCommitBatcher {
 
     private void commit(List<Pending> batch) {
         batchSizes.record(batch.size());
+        Set<String> channels = new LinkedHashSet<>();
+        batch.forEach(p -> channels.add(p.channelId()));
+        for (int run = 1; ; run++) {
+            List<CommandResultMessage<?>> results;
+            try {
+                results = decideAndCommit(batch, channels);
+            } catch (RuntimeException failure) {
+                if (StorageConflicts.isConflict(failure) && run < RUNS_ON_STORE_CONFLICT) {
+                    storeConflicts.increment();
+                    log.debug("batch of {} decided again: another instance wrote to one of its channels ({})",
+                            batch.size(), failure.getMessage());
+                    continue;
+                }
+                batch.forEach(p -> p.reply().completeExceptionally(failure));
+                return;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                reply(batch.get(i), results.get(i));
+            }
+            return;
+        }
+    }
+
+    /** One run of a batch: all of it is committed, or none of it and the failure is thrown. */
+    private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch, Set<String> channels) {
         List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
             root.attachTransaction(transactionManager);
+            cacheGuard.refresh(channels, root);
             for (Pending pending : batch) {
                 results.add(dispatchNested(pending.command()));
             }
             root.commit();
+            return results;
         } catch (RuntimeException failure) {
             if (root.isActive()) {
                 root.rollback(failure);
             }
-            batch.forEach(p -> p.reply().completeExceptionally(failure));
-            return;
-        }
-        for (int i = 0; i < batch.size(); i++) {
-            reply(batch.get(i), results.get(i));
+            throw failure;
         }
     }
 

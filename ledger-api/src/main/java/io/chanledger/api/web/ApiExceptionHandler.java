@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessException;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -90,6 +92,19 @@ class ApiExceptionHandler {
         log.error("storage failure on {} {}", request.getMethod(), request.getRequestURI(), e);
         return ErrorBodies.render(request, HttpStatus.SERVICE_UNAVAILABLE, "storage_unavailable",
                 "the ledger's storage is unavailable; nothing was recorded, retry later", Map.of());
+    }
+
+    /**
+     * A command that lost every retry against writes of other instances to the same aggregate:
+     * nothing of it was recorded, and sending it again decides it on fresh state.
+     */
+    @ExceptionHandler({ConcurrencyException.class, AggregateStreamCreationException.class})
+    ResponseEntity<Object> concurrentUpdate(Exception e, HttpServletRequest request) {
+        log.warn("{} {} lost repeated races with other instances: {}", request.getMethod(), request.getRequestURI(),
+                e.getMessage());
+        return ErrorBodies.render(request, HttpStatus.CONFLICT, "concurrent_update",
+                "the channel changed at the same moment on another instance; nothing was recorded, send the "
+                        + "request again", Map.of());
     }
 
     @ExceptionHandler(Exception.class)

@@ -2,6 +2,8 @@ package io.chanledger.api.support;
 
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.chain.devnet.Devnet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -35,17 +37,24 @@ public abstract class LedgerIntegrationTest {
 
     @DynamicPropertySource
     static void applicationProperties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> DATABASE_URL);
-        registry.add("spring.datasource.username", () -> TestDatabases.USER);
-        registry.add("spring.datasource.password", () -> TestDatabases.PASSWORD);
-        registry.add("chan.chain.rpc-url", DEVNET::rpcUrl);
-        registry.add("chan.chain.chain-id", DEVNET::chainId);
-        registry.add("chan.chain.channel-contract", DEVNET::channelAddress);
-        registry.add("chan.chain.usdc", DEVNET::usdcAddress);
-        registry.add("chan.listener.finality", () -> "depth");
-        registry.add("chan.listener.depth", () -> "0");
-        registry.add("chan.listener.poll-interval", () -> "100ms");
-        registry.add("chan.listener.lookup.pause", () -> "100ms");
+        sharedProperties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    /** The settings every instance of the tests' service runs with: its database and the devnet. */
+    static Map<String, Object> sharedProperties() {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.datasource.url", DATABASE_URL);
+        properties.put("spring.datasource.username", TestDatabases.USER);
+        properties.put("spring.datasource.password", TestDatabases.PASSWORD);
+        properties.put("chan.chain.rpc-url", DEVNET.rpcUrl());
+        properties.put("chan.chain.chain-id", DEVNET.chainId());
+        properties.put("chan.chain.channel-contract", DEVNET.channelAddress());
+        properties.put("chan.chain.usdc", DEVNET.usdcAddress());
+        properties.put("chan.listener.finality", "depth");
+        properties.put("chan.listener.depth", "0");
+        properties.put("chan.listener.poll-interval", "100ms");
+        properties.put("chan.listener.lookup.pause", "100ms");
+        return properties;
     }
 
     /** The devnet the application follows. */

@@ -17,7 +17,7 @@ public record AcceptVoucher(
         String signature,
         String signer,
         long receivedAt,
-        MeteredRequest metering) {
+        MeteredRequest metering) implements ChannelCommand {
 
     public AcceptVoucher(String channelId, BigInteger amount, BigInteger nonce, String signature, String signer,
                          long receivedAt) {

@@ -12,7 +12,7 @@ public record AuthorizeClose(
         @TargetAggregateIdentifier String channelId,
         BigInteger finalAmount,
         String providerSignature,
-        Long requestedAt) {
+        Long requestedAt) implements ChannelCommand {
 
     public AuthorizeClose(String channelId, BigInteger finalAmount, String providerSignature) {
         this(channelId, finalAmount, providerSignature, null);

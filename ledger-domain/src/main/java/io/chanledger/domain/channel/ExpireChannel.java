@@ -9,5 +9,5 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
 public record ExpireChannel(
         @TargetAggregateIdentifier String channelId,
         long chainTime,
-        long blockNumber) {
+        long blockNumber) implements ChannelCommand {
 }

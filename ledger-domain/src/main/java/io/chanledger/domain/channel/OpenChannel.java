@@ -11,5 +11,5 @@ public record OpenChannel(
         String provider,
         BigInteger deposit,
         long expiry,
-        ChainRef chainRef) {
+        ChainRef chainRef) implements ChannelCommand {
 }

@@ -15,5 +15,5 @@ public record OpenChannelProvisionally(
         BigInteger deposit,
         BigInteger claimed,
         long expiry,
-        long observedAtBlock) {
+        long observedAtBlock) implements ChannelCommand {
 }

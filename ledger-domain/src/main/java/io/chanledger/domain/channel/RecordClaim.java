@@ -13,5 +13,5 @@ public record RecordClaim(
         @TargetAggregateIdentifier String channelId,
         BigInteger payout,
         BigInteger fee,
-        ChainRef chainRef) {
+        ChainRef chainRef) implements ChannelCommand {
 }

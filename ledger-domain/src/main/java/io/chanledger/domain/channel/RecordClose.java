@@ -9,5 +9,5 @@ public record RecordClose(
         @TargetAggregateIdentifier String channelId,
         BigInteger refund,
         CloseKind kind,
-        ChainRef chainRef) {
+        ChainRef chainRef) implements ChannelCommand {
 }

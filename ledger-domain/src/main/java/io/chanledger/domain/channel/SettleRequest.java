@@ -12,5 +12,5 @@ public record SettleRequest(
         @TargetAggregateIdentifier String channelId,
         BigInteger nonce,
         BigInteger cost,
-        long settledAt) {
+        long settledAt) implements ChannelCommand {
 }

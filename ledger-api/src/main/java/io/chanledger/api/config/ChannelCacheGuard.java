@@ -1,0 +1,112 @@
+package io.chanledger.api.config;
+
+import io.chanledger.domain.channel.ChannelCommand;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.messaging.InterceptorChain;
+import org.axonframework.messaging.MessageHandlerInterceptor;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Keeps the channels this instance caches as new as the shared event store. Instances share one
+ * database and each caches channels in memory, so a channel another instance wrote to since is
+ * stale here: deciding a command on it would answer from old figures, and its events would
+ * collide with the other instance's at commit. Before a Channel command is handled, the channel's
+ * last sequence number in the store (one index-only look-up) is compared with the cached copy's
+ * version; an older copy is dropped and the channel is read from the store.
+ *
+ * <p>Group commit checks a whole batch with one query ({@link #refresh}) and marks its root unit
+ * of work, so that the nested commands of the batch are not looked up again one by one. A write
+ * by another instance that lands between the check and the commit still fails at the commit
+ * (the store's unique sequence numbers) and is retried on fresh state.
+ */
+public final class ChannelCacheGuard implements MessageHandlerInterceptor<CommandMessage<?>> {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelCacheGuard.class);
+    private static final String CHECKED = ChannelCacheGuard.class.getName() + ".checked";
+
+    private final BoundedAggregateCache cache;
+    private final JdbcTemplate jdbc;
+
+    ChannelCacheGuard(BoundedAggregateCache cache, JdbcTemplate jdbc) {
+        this.cache = cache;
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Drops every cached channel of {@code channelIds} that is older than the store, and marks the
+     * current unit of work's root as checked for them. Returns the channels it dropped.
+     */
+    public Set<String> refresh(Collection<String> channelIds, UnitOfWork<?> unitOfWork) {
+        Set<String> dropped = refresh(channelIds);
+        unitOfWork.root().getOrComputeResource(CHECKED, key -> new LinkedHashSet<String>());
+        Set<String> checked = unitOfWork.root().getResource(CHECKED);
+        checked.addAll(channelIds);
+        return dropped;
+    }
+
+    /** Drops every cached channel of {@code channelIds} that is older than the store; returns them. */
+    public Set<String> refresh(Collection<String> channelIds) {
+        Map<String, Long> cached = new HashMap<>();
+        for (String id : channelIds) {
+            Long version = cache.cachedVersion(id);
+            if (version != null) {
+                cached.put(id, version);
+            }
+        }
+        if (cached.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> dropped = new LinkedHashSet<>();
+        latestSequences(List.copyOf(cached.keySet())).forEach((id, latest) -> {
+            if (latest != null && latest > cached.get(id)) {
+                cache.remove(id);
+                dropped.add(id);
+            }
+        });
+        if (!dropped.isEmpty()) {
+            log.debug("channels written by another instance, read again from the store: {}", dropped);
+        }
+        return dropped;
+    }
+
+    /**
+     * The last sequence number of each channel in the store. One correlated max() per channel:
+     * PostgreSQL answers each from the end of the (aggregate, sequence) index, however long the
+     * channel's history.
+     */
+    private Map<String, Long> latestSequences(List<String> channelIds) {
+        StringBuilder sql = new StringBuilder("SELECT ids.id, (SELECT MAX(e.sequence_number) FROM domain_event_entry e"
+                + " WHERE e.aggregate_identifier = ids.id) FROM (VALUES ");
+        for (int i = 0; i < channelIds.size(); i++) {
+            sql.append(i == 0 ? "(CAST(? AS VARCHAR(255)))" : ", (?)");
+        }
+        sql.append(") AS ids(id)");
+        Map<String, Long> latest = new HashMap<>();
+        jdbc.query(sql.toString(), row -> {
+            long sequence = row.getLong(2);
+            latest.put(row.getString(1), row.wasNull() ? null : sequence);
+        }, channelIds.toArray());
+        return latest;
+    }
+
+    @Override
+    public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain interceptorChain)
+            throws Exception {
+        if (unitOfWork.getMessage().getPayload() instanceof ChannelCommand command) {
+            Set<String> checked = unitOfWork.root().getResource(CHECKED);
+            if (checked == null || !checked.contains(command.channelId())) {
+                refresh(List.of(command.channelId()));
+            }
+        }
+        return interceptorChain.proceed();
+    }
+}

@@ -1,0 +1,45 @@
+package io.chanledger.api.config;
+
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * What lets several instances share one event store: conflicts recognised as such, cached
+ * channels checked against the store before a command is decided on them, and commands that
+ * lost a race retried on fresh state. See README, "Running several instances".
+ */
+@Configuration(proxyBeanMethods = false)
+public class SharedStoreConfiguration {
+
+    @Bean
+    PersistenceExceptionResolver persistenceExceptionResolver() {
+        return new StorageConflicts();
+    }
+
+    @Bean
+    BoundedAggregateCache channelCache(LedgerProperties ledger) {
+        return new BoundedAggregateCache(ledger.aggregateCacheSize());
+    }
+
+    @Bean
+    ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, JdbcTemplate jdbc, CommandBus commandBus) {
+        ChannelCacheGuard guard = new ChannelCacheGuard(channelCache, jdbc);
+        commandBus.registerHandlerInterceptor(guard);
+        return guard;
+    }
+
+    @Bean(destroyMethod = "shutdown")
+    ConflictRetryScheduler conflictRetryScheduler() {
+        return new ConflictRetryScheduler();
+    }
+
+    @Bean
+    CommandGateway commandGateway(CommandBus commandBus, ConflictRetryScheduler conflictRetryScheduler) {
+        return DefaultCommandGateway.builder().commandBus(commandBus).retryScheduler(conflictRetryScheduler).build();
+    }
+}

@@ -1,0 +1,13 @@
+package io.chanledger.domain.channel;
+
+/**
+ * A command the Channel aggregate handles. The application needs the target channel of any of
+ * them before the aggregate is loaded: an instance that shares the event store with others must
+ * first make sure its cached copy of the channel is as new as the store.
+ */
+public sealed interface ChannelCommand
+        permits OpenChannel, OpenChannelProvisionally, AcceptVoucher, SettleRequest, RecordClaim, ExpireChannel,
+        RecordClose, AuthorizeClose {
+
+    String channelId();
+}
