@@ -20,11 +20,17 @@ import java.util.Optional;
  *   <li>once the expiry is within the margin (on the chain's clock), the channel is claimed with
  *       the smallest voucher covering everything earned, since after expiry the consumer may
  *       close and take back whatever is unclaimed.</li>
+ *   <li>once what was earned passes a close authorization handed out on a request that did not
+ *       prove it came from the consumer ({@code unprovenCloseFloor}, the lowest one the contract
+ *       would still honour), the channel is claimed above it at once, whatever the threshold:
+ *       the contract refuses a cooperative close below the claimed total, so the claim voids
+ *       that authorization. The highest voucher not above what was earned is used when it is
+ *       above the authorization, otherwise the smallest voucher that is.</li>
  * </ul>
  */
 final class ClaimPlanner {
 
-    enum Reason { THRESHOLD, EXPIRY }
+    enum Reason { THRESHOLD, EXPIRY, CLOSE_GUARD }
 
     record Plan(String channelId, BigInteger amount, BigInteger nonce, String signature, Reason reason) {
     }
@@ -43,6 +49,11 @@ final class ClaimPlanner {
     }
 
     Optional<Plan> plan(ChannelState state, List<VoucherAccepted> vouchers, long chainTime) {
+        return plan(state, vouchers, null, chainTime);
+    }
+
+    Optional<Plan> plan(ChannelState state, List<VoucherAccepted> vouchers, BigInteger unprovenCloseFloor,
+                        long chainTime) {
         if (state.status() == ChannelStatus.CLOSED || vouchers.isEmpty()) {
             return Optional.empty();
         }
@@ -51,6 +62,17 @@ final class ClaimPlanner {
         BigInteger claimed = state.claimed();
         if (earned.compareTo(claimed) <= 0) {
             return Optional.empty();
+        }
+        if (unprovenCloseFloor != null && earned.compareTo(unprovenCloseFloor) > 0) {
+            Optional<VoucherAccepted> within = vouchers.stream()
+                    .filter(v -> v.amount().compareTo(earned) <= 0 && v.amount().compareTo(unprovenCloseFloor) > 0)
+                    .max((a, b) -> a.amount().compareTo(b.amount()));
+            Optional<VoucherAccepted> above = within.isPresent() ? within : vouchers.stream()
+                    .filter(v -> v.amount().compareTo(unprovenCloseFloor) > 0)
+                    .min((a, b) -> a.amount().compareTo(b.amount()));
+            if (above.isPresent()) {
+                return above.map(v -> plan(v, Reason.CLOSE_GUARD));
+            }
         }
         if (nearExpiry(state.expiry(), chainTime)) {
             return vouchers.stream()

@@ -25,6 +25,12 @@ import org.springframework.stereotype.Component;
  * the contract's own {@code claimed} when the chain can be asked. The Channel aggregate refuses
  * the authorization while requests are running or if the charged total moved meanwhile; the
  * latter is retried with fresh figures.
+ *
+ * <p>Channel ids are public, and real clients ask for the close unsigned, so anyone can obtain
+ * the authorization (it only helps the consumer, who alone can use it on-chain). Only a request
+ * signed by the consumer's wallet stops the channel from paying for more requests; after an
+ * unsigned one the channel is put under the watchtower's guard ({@link CloseWatch}), and the
+ * Channel aggregate bounds what it is charged above the authorization until a claim voids it.
  */
 @Component
 @ConditionalOnGateway
@@ -42,20 +48,26 @@ class CloseAuthorizer {
     private final ChanTypedData typedData;
     private final ClaimStore claims;
     private final ObjectProvider<ChannelLookup> lookup;
+    private final CloseWatch closeWatch;
     private final Clock clock;
 
     CloseAuthorizer(ChannelHistory history, CommandGateway commands, ProviderIdentity identity, ChainProperties chain,
-                    ClaimStore claims, ObjectProvider<ChannelLookup> lookup, Clock clock) {
+                    ClaimStore claims, ObjectProvider<ChannelLookup> lookup, CloseWatch closeWatch, Clock clock) {
         this.history = history;
         this.commands = commands;
         this.identity = identity;
         this.typedData = new ChanTypedData(chain.signingDomain());
         this.claims = claims;
         this.lookup = lookup;
+        this.closeWatch = closeWatch;
         this.clock = clock;
     }
 
-    Authorization authorize(String channelId) {
+    /**
+     * Signs and records the close of {@code channelId}. {@code requester}: the wallet that signed
+     * the request, or null for an unsigned one; a wallet other than the consumer's is refused.
+     */
+    Authorization authorize(String channelId, String requester) {
         CloseAuthorizationRejectedException refusal = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ChannelState state = history.state(channelId).orElseThrow(() -> new GatewayProblem(HttpStatus.NOT_FOUND,
@@ -67,12 +79,20 @@ class CloseAuthorizer {
             if (state.status() == ChannelStatus.CLOSED) {
                 throw new GatewayProblem(HttpStatus.CONFLICT, "channel_closed", "channel " + channelId + " is closed");
             }
+            if (requester != null && !requester.equalsIgnoreCase(state.consumer())) {
+                throw new GatewayProblem(HttpStatus.FORBIDDEN, "wallet_not_consumer",
+                        "only the channel's consumer " + state.consumer() + " can sign a request to close it");
+            }
+            boolean byConsumer = requester != null;
             BigInteger finalAmount = state.chargedTotal().max(claimedFloor(state)).min(state.deposit());
             String signature = Hex.encode(identity.signer().sign(
                     typedData.closeAuthorizationDigest(Hex.decode(channelId), finalAmount)));
             try {
+                if (!byConsumer) {
+                    closeWatch.watch(channelId, identity.address());
+                }
                 commands.sendAndWait(new AuthorizeClose(channelId, finalAmount, signature,
-                        clock.instant().getEpochSecond()));
+                        clock.instant().getEpochSecond(), byConsumer));
                 return new Authorization(channelId, finalAmount, signature);
             } catch (CloseAuthorizationRejectedException e) {
                 refusal = e;

@@ -1,7 +1,9 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.wallet.WalletAuthenticator;
 import io.chanledger.domain.eip712.Hex;
+import jakarta.servlet.http.HttpServletRequest;
 import java.math.BigInteger;
 import java.util.Locale;
 import org.springframework.http.MediaType;
@@ -12,7 +14,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /v1/close-channel {"channelId"}}: the provider's signed {@code CloseAuthorization}
  * for what the channel was actually charged, with which the consumer calls
- * {@code cooperativeClose} and gets the rest of the deposit back.
+ * {@code cooperativeClose} and gets the rest of the deposit back. Signed with the consumer's
+ * wallet headers ({@code X-CHAN-Auth-*}), the channel pays for nothing more at once; unsigned (as
+ * real clients send it), it goes on paying, see {@link CloseAuthorizer}.
  */
 @RestController
 @ConditionalOnGateway
@@ -22,18 +26,22 @@ class CloseChannelController {
     }
 
     private final CloseAuthorizer authorizer;
+    private final WalletAuthenticator wallets;
 
-    CloseChannelController(CloseAuthorizer authorizer) {
+    CloseChannelController(CloseAuthorizer authorizer, WalletAuthenticator wallets) {
         this.authorizer = authorizer;
+        this.wallets = wallets;
     }
 
     @PostMapping(path = "/v1/close-channel", produces = MediaType.APPLICATION_JSON_VALUE)
-    CloseAuthorizationResponse close(@RequestBody(required = false) JsonNode body) {
+    CloseAuthorizationResponse close(@RequestBody(required = false) JsonNode body, HttpServletRequest request) {
         JsonNode id = body == null ? null : body.get("channelId");
         if (id == null || !id.isTextual() || !Hex.isBytes32(id.textValue())) {
             throw GatewayProblem.badRequest("invalid_channel_id", "channelId must be 0x followed by 64 hex digits");
         }
-        CloseAuthorizer.Authorization authorization = authorizer.authorize(id.textValue().toLowerCase(Locale.ROOT));
+        String requester = wallets.authenticate(request).orElse(null);
+        CloseAuthorizer.Authorization authorization = authorizer.authorize(id.textValue().toLowerCase(Locale.ROOT),
+                requester);
         return new CloseAuthorizationResponse(authorization.channelId(), authorization.finalAmount(),
                 authorization.signature());
     }

@@ -3,6 +3,8 @@ package io.chanledger.api.gateway;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
 import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,11 @@ class GatewayConfiguration {
         ProviderIdentity identity = ProviderIdentity.load(properties);
         log.info("provider gateway '{}' serving as {}", properties.name(), identity.checksumAddress());
         return identity;
+    }
+
+    @Bean
+    CloseWatch closeWatch(DataSource dataSource, Clock clock) {
+        return new CloseWatch(new JdbcTemplate(dataSource), clock);
     }
 
     @Bean

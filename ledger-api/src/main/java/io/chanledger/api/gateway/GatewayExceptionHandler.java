@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import io.chanledger.api.web.ErrorBodies;
 import io.chanledger.domain.channel.VoucherRejectedException;
+import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,6 +56,12 @@ class GatewayExceptionHandler {
             if (provided != null) {
                 extra.set(PROVIDED_HEADER, provided.toString());
             }
+        }
+        if (rejection.reason() == VoucherRejection.CLAIM_PENDING) {
+            // nothing to pay differently: the same request goes through once the claim is on-chain
+            extra.set(HttpHeaders.RETRY_AFTER, "30");
+            return render(request, HttpStatus.CONFLICT, RejectionCodes.codeOf(rejection.reason()),
+                    rejection.getMessage(), extra);
         }
         return render(request, HttpStatus.PAYMENT_REQUIRED, RejectionCodes.codeOf(rejection.reason()),
                 rejection.getMessage(), extra);

@@ -23,6 +23,7 @@ final class RejectionCodes {
             case EXCEEDS_DEPOSIT -> "exceeds_deposit";
             case NONCE_NOT_INCREASING -> "invalid_nonce";
             case AMOUNT_NOT_INCREASING, INSUFFICIENT_FUNDS -> "insufficient_funds";
+            case CLAIM_PENDING -> "claim_pending";
         };
     }
 }

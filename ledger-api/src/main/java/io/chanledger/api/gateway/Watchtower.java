@@ -7,6 +7,8 @@ import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.UnprovenCloses;
 import io.chanledger.domain.channel.VoucherAccepted;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -33,7 +35,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * chain's latest block time, confirms mined claims the chain listener has recorded since, then
  * walks the provider's channels with something claimable (from the channel read model, soonest
  * expiry first), reads each due one's events and lets the {@link ClaimPlanner} and the
- * {@link ClaimExecutor} act on it. Run it on one instance per provider key: the account's nonce
+ * {@link ClaimExecutor} act on it. Channels under a close authorization that the consumer did not
+ * prove to have asked for ({@link CloseWatch}) are visited every round, whatever their figures.
+ * Run it on one instance per provider key: the account's nonce
  * is managed in this process.
  */
 final class Watchtower implements AutoCloseable {
@@ -48,6 +52,7 @@ final class Watchtower implements AutoCloseable {
     private final ClaimPlanner planner;
     private final ChannelHistory history;
     private final ClaimStore store;
+    private final CloseWatch closeWatch;
     private final JdbcTemplate jdbc;
     private final EthApi eth;
     private final Clock clock;
@@ -56,12 +61,13 @@ final class Watchtower implements AutoCloseable {
     /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
     private final Set<String> reportedAtRisk = new HashSet<>();
 
-    Watchtower(ClaimExecutor executor, ClaimPlanner planner, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
-               EthApi eth, Clock clock, WatchtowerMetrics metrics) {
+    Watchtower(ClaimExecutor executor, ClaimPlanner planner, ChannelHistory history, ClaimStore store,
+               CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth, Clock clock, WatchtowerMetrics metrics) {
         this.executor = executor;
         this.planner = planner;
         this.history = history;
         this.store = store;
+        this.closeWatch = closeWatch;
         this.jdbc = jdbc;
         this.eth = eth;
         this.clock = clock;
@@ -120,6 +126,13 @@ final class Watchtower implements AutoCloseable {
                 log.warn("watchtower could not handle channel {}: {}", candidate.channelId(), e.toString());
             }
         }
+        for (String channelId : closeWatch.channels(executor.provider())) {
+            try {
+                guardClose(channelId, chainTime);
+            } catch (RuntimeException e) {
+                log.warn("watchtower could not guard the close of channel {}: {}", channelId, e.toString());
+            }
+        }
         metrics.atRisk(atRisk);
         metrics.failedClaims(store.count(executor.provider(), Status.FAILED));
     }
@@ -133,7 +146,21 @@ final class Watchtower implements AutoCloseable {
         ChannelState state = ChannelState.replay(payloads);
         List<VoucherAccepted> vouchers = payloads.stream().filter(VoucherAccepted.class::isInstance)
                 .map(VoucherAccepted.class::cast).toList();
-        return planner.plan(state, vouchers, chainTime).map(executor::step);
+        return planner.plan(state, vouchers, UnprovenCloses.of(payloads).floor(), chainTime).map(executor::step);
+    }
+
+    /** Claims a watched channel above its close authorization once it is charged past it; forgets it when done. */
+    private void guardClose(String channelId, long chainTime) {
+        List<Object> payloads = history.events(channelId).stream().<Object>map(DomainEventMessage::getPayload).toList();
+        if (payloads.isEmpty()) {
+            return;
+        }
+        ChannelState state = ChannelState.replay(payloads);
+        if (state.status() == ChannelStatus.CLOSED || UnprovenCloses.of(payloads).floor() == null) {
+            closeWatch.forget(channelId);
+            return;
+        }
+        visit(channelId, chainTime);
     }
 
     private void confirmMined() {

@@ -60,7 +60,7 @@ class WatchtowerConfiguration {
                 store, clock, settings, metrics);
         ClaimPlanner planner = new ClaimPlanner(Usdc.parseDecimalUsdc(settings.claimThreshold()),
                 settings.expiryMargin());
-        return new Watchtower(executor, planner, history, store, jdbc, eth, clock, metrics);
+        return new Watchtower(executor, planner, history, store, new CloseWatch(jdbc, clock), jdbc, eth, clock, metrics);
     }
 
     @EventListener(ApplicationReadyEvent.class)

@@ -97,9 +97,9 @@ final class ChannelEventDecoder {
                     new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.CLOSE_KIND, Kind.CHAIN_REF},
                     v -> new ChannelClosed((String) v[0], (BigInteger) v[1], (CloseKind) v[2], (ChainRef) v[3])),
             CloseAuthorized.class, new Shape(
-                    new String[] {"channelId", "finalAmount", "providerSignature"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.TEXT},
-                    v -> new CloseAuthorized((String) v[0], (BigInteger) v[1], (String) v[2])));
+                    new String[] {"channelId", "finalAmount", "providerSignature", "byConsumer"},
+                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.TEXT, Kind.BOOLEAN},
+                    v -> new CloseAuthorized((String) v[0], (BigInteger) v[1], (String) v[2], (Boolean) v[3])));
 
     /** The mapper's reader and the fast path's shape of each channel event, by payload type name. */
     private record Decoding(ObjectReader reader, Shape shape) {

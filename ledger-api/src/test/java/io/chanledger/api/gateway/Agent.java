@@ -3,6 +3,7 @@ package io.chanledger.api.gateway;
 import io.chanledger.api.support.Http;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.NoSuchProviderException;
 import org.web3j.crypto.Credentials;
 import org.web3j.crypto.Keys;
+import org.web3j.utils.Numeric;
 
 /**
  * A paying client of the gateway, with a wallet of its own on the devnet: opens a channel with
@@ -41,6 +43,11 @@ final class Agent {
         } catch (InvalidAlgorithmParameterException | NoSuchAlgorithmException | NoSuchProviderException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The agent's wallet as a signer of API requests ({@code X-CHAN-Auth-*}). */
+    DigestSigner signer() {
+        return new DigestSigner(Numeric.toBytesPadded(wallet.getEcKeyPair().getPrivateKey(), 32));
     }
 
     String address() {

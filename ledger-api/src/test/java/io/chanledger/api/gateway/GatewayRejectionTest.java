@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.api.ledger.ChannelHistory;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
+import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.channel.CloseKind;
@@ -189,10 +190,11 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void aChannelWhoseCloseWasAuthorizedPaysForNothingMore() {
+    void aChannelWhoseCloseTheConsumerAskedForPaysForNothingMore() {
         assertThat(chat(voucher(channelId, 100_000, 1)).status()).isEqualTo(200);
-        assertThat(Http.postJson(baseUrl() + "/v1/close-channel", "{\"channelId\":\"" + channelId + "\"}").status())
-                .isEqualTo(200);
+        Http.Reply close = Http.send(WalletSigning.signedPost(baseUrl(), "/v1/close-channel",
+                "{\"channelId\":\"" + channelId + "\"}", consumer, Instant.now().getEpochSecond()));
+        assertThat(close.status()).as(close.body()).isEqualTo(200);
 
         assertRefused(chat(voucher(channelId, 200_000, 2)), "channel_not_found");
     }

@@ -19,6 +19,18 @@ public final class WalletSigning {
         return Hex.encode(wallet.sign(message.digest()));
     }
 
+    /** A POST of {@code json} to {@code baseUrl + path} signed by {@code wallet} at {@code timestamp}. */
+    public static HttpRequest.Builder signedPost(String baseUrl, String path, String json, DigestSigner wallet,
+                                                 long timestamp) {
+        return HttpRequest.newBuilder(java.net.URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .header(WalletAuthenticator.ADDRESS_HEADER, wallet.address())
+                .header(WalletAuthenticator.TIMESTAMP_HEADER, Long.toString(timestamp))
+                .header(WalletAuthenticator.SIGNATURE_HEADER,
+                        sign(wallet, "POST", path, wallet.address(), timestamp));
+    }
+
     /** A GET of {@code baseUrl + pathAndQuery} signed by {@code wallet} at {@code timestamp}. */
     public static HttpRequest.Builder signedGet(String baseUrl, String pathAndQuery, DigestSigner wallet,
                                                 long timestamp) {

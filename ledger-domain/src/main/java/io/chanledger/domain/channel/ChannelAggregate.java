@@ -36,7 +36,13 @@ class ChannelAggregate {
     private BigInteger claimed = BigInteger.ZERO;
     private BigInteger claimedAtOpen = BigInteger.ZERO;
     private ChainRef lastChainRef;
+    /** The amount of a close authorization asked for by the consumer: no more requests are paid for. */
     private BigInteger authorizedCloseAmount;
+    /**
+     * Amounts of close authorizations handed out on requests that did not prove they came from
+     * the consumer, while the contract would still honour them (not below the claimed total).
+     */
+    private UnprovenCloses unprovenCloses = new UnprovenCloses();
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
     private BigInteger chargedTotal = BigInteger.ZERO;
     /** Unsettled requests of metered vouchers, by voucher nonce. */
@@ -140,6 +146,7 @@ class ChannelAggregate {
             throw rejection(VoucherRejection.CHANNEL_CLOSING, "the provider authorised the close of channel "
                     + channelId + " at " + authorizedCloseAmount + "; open a new channel");
         }
+        checkCloseExposure(command);
         AcceptedTerms earlier = recentVouchers.get(nonce);
         if (earlier != null && earlier.amount().equals(amount)) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
@@ -166,6 +173,28 @@ class ChannelAggregate {
                 command.metering().holdUntil(), chargedTotal));
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
                 ChannelStatus.OPEN, false, chargedTotal, hold, amount.subtract(chargedTotal).subtract(held));
+    }
+
+    /**
+     * After a close authorization that the consumer did not prove to have asked for, the consumer
+     * holds a signature it could close with at that amount however much it is charged later. The
+     * channel goes on paying for requests (a stranger must not be able to stop it), but what it is
+     * charged above the lowest such authorization the contract would still honour is bounded by
+     * the request's {@code closeExposure}; beyond it, requests wait until the provider's claim
+     * above that authorization is recorded, which voids it on-chain.
+     */
+    private void checkCloseExposure(AcceptVoucher command) {
+        BigInteger floor = unprovenCloses.floor();
+        if (floor == null) {
+            return;
+        }
+        BigInteger exposure = chargedTotal.add(heldAt(command.receivedAt(), null)).add(command.metering().hold())
+                .subtract(floor);
+        if (exposure.compareTo(command.metering().closeExposure()) > 0) {
+            throw rejection(VoucherRejection.CLAIM_PENDING, "a close authorization of channel " + channelId + " at "
+                    + floor + " is outstanding; requests above it by more than "
+                    + command.metering().closeExposure() + " wait until the provider's claim is on-chain");
+        }
     }
 
     /**
@@ -270,10 +299,11 @@ class ChannelAggregate {
             throw new CloseAuthorizationRejectedException("requests on channel " + channelId
                     + " are still running; their cost is not known yet");
         }
-        if (finalAmount.equals(authorizedCloseAmount)) {
+        if (finalAmount.equals(authorizedCloseAmount)
+                || (!command.byConsumer() && unprovenCloses.contains(finalAmount))) {
             return;
         }
-        apply(new CloseAuthorized(channelId, finalAmount, command.providerSignature()));
+        apply(new CloseAuthorized(channelId, finalAmount, command.providerSignature(), command.byConsumer()));
     }
 
     @EventSourcingHandler
@@ -321,6 +351,7 @@ class ChannelAggregate {
     @EventSourcingHandler
     void on(ChannelClaimed event) {
         claimed = event.totalClaimed();
+        unprovenCloses.claimed(claimed);
         lastChainRef = event.chainRef();
     }
 
@@ -337,6 +368,10 @@ class ChannelAggregate {
 
     @EventSourcingHandler
     void on(CloseAuthorized event) {
+        if (!event.stopsPayments()) {
+            unprovenCloses.authorized(event);
+            return;
+        }
         authorizedCloseAmount = event.finalAmount();
     }
 

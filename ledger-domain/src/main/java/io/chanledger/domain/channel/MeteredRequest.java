@@ -7,13 +7,25 @@ import java.math.BigInteger;
  * address; a voucher for another provider's channel is refused): {@code hold} base units (the
  * request's estimated cost) are reserved for it until it is settled, or until {@code holdUntil}
  * (epoch seconds) passes, so that concurrent requests on one channel cannot spend the same room
- * twice.
+ * twice. {@code closeExposure}: how far the channel may be charged above a close authorization
+ * handed out on a request that did not prove it came from the consumer, before that
+ * authorization is voided by a claim.
  */
-public record MeteredRequest(BigInteger hold, long holdUntil, String provider) {
+public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
+
+    /** What the gateway allows by default above such a close authorization: 0.1 USDC. */
+    public static final BigInteger DEFAULT_CLOSE_EXPOSURE = BigInteger.valueOf(100_000);
+
+    public MeteredRequest(BigInteger hold, long holdUntil, String provider) {
+        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE);
+    }
 
     public MeteredRequest {
         if (hold == null || hold.signum() < 0) {
             throw new IllegalArgumentException("a hold is a non-negative amount");
+        }
+        if (closeExposure == null || closeExposure.signum() < 0) {
+            throw new IllegalArgumentException("the close exposure is a non-negative amount");
         }
         if (provider == null) {
             throw new IllegalArgumentException("a metered request names the provider serving it");

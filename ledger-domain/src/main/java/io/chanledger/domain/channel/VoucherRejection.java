@@ -16,7 +16,12 @@ public enum VoucherRejection {
     /** A metered voucher for a channel opened to another provider than the one serving the request. */
     WRONG_PROVIDER("wrong_provider"),
     /** A metered voucher after the provider authorised the channel's close: no more requests are served. */
-    CHANNEL_CLOSING("channel_closing");
+    CHANNEL_CLOSING("channel_closing"),
+    /**
+     * A metered voucher whose request would take the charged total too far above a close
+     * authorization the consumer did not prove to have asked for, before the provider's claim voids it.
+     */
+    CLAIM_PENDING("claim_pending");
 
     private final String code;
 

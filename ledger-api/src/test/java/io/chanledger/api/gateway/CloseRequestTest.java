@@ -1,0 +1,189 @@
+package io.chanledger.api.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.api.wallet.WalletSigning;
+import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.MeteredRequest;
+import io.chanledger.domain.eip712.Hex;
+import java.math.BigInteger;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
+
+/**
+ * Who can stop a channel at the gateway. Channel ids are public and real clients ask for the
+ * close unsigned, so an unsigned close request is served, but it does not stop the consumer from
+ * paying for more requests; what the consumer could gain by closing at that older amount after
+ * more requests is bounded. A close request signed by the consumer stops the channel at once.
+ */
+class CloseRequestTest extends LedgerIntegrationTest {
+
+    private static final String FLAT_MODEL = "echo-flat";
+    private static final String PROMPT = "a prompt long enough to cost a noticeable flat amount per request, please";
+
+    @Autowired
+    ProviderIdentity identity;
+    @Autowired
+    PriceList prices;
+    @Autowired
+    ChannelHistory history;
+    @Autowired
+    Watchtower watchtower;
+
+    private Agent openedAgent(BigInteger deposit) {
+        Agent agent = Agent.create(devnet(), baseUrl());
+        agent.open(identity.address(), deposit, 86_400);
+        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        return agent;
+    }
+
+    private Http.Reply pay(Agent agent, BigInteger total) {
+        BigInteger estimate = GatewayFlowTest.estimate(prices, FLAT_MODEL, PROMPT, 64);
+        return agent.chat(agent.nextVoucher(agent.authorise(total.add(estimate))),
+                Agent.chatBody(FLAT_MODEL, PROMPT, null, false));
+    }
+
+    private static BigInteger charged(Http.Reply reply) {
+        return new BigInteger(reply.raw().headers().firstValue("X-CHAN-Total").orElseThrow());
+    }
+
+    private Http.Reply unsignedClose(String channelId) {
+        return Http.postJson(baseUrl() + "/v1/close-channel", "{\"channelId\":\"" + channelId + "\"}");
+    }
+
+    @Test
+    void aStrangersUnsignedCloseLeavesTheConsumerAbleToPayForTheNextRequest() {
+        Agent agent = openedAgent(BigInteger.valueOf(5_000_000));
+        Http.Reply first = pay(agent, BigInteger.ZERO);
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+
+        Http.Reply close = unsignedClose(agent.channelId);
+        assertThat(close.status()).as(close.body()).isEqualTo(200);
+        assertThat(new BigInteger(close.json().path("finalAmount").asText())).isEqualTo(charged(first));
+
+        Http.Reply next = pay(agent, charged(first));
+        assertThat(next.status()).as("the consumer still pays for requests: %s", next.body()).isEqualTo(200);
+    }
+
+    @Test
+    void aCloseSignedByAnotherWalletIsRefusedAndRecordsNothing() {
+        Agent agent = openedAgent(BigInteger.valueOf(5_000_000));
+        assertThat(pay(agent, BigInteger.ZERO).status()).isEqualTo(200);
+        int events = history.events(agent.channelId).size();
+
+        Http.Reply close = Http.send(WalletSigning.signedPost(baseUrl(), "/v1/close-channel",
+                "{\"channelId\":\"" + agent.channelId + "\"}", TestKeys.wallet("close-stranger"),
+                Instant.now().getEpochSecond()));
+        assertThat(close.status()).as(close.body()).isEqualTo(403);
+        assertThat(close.json().path("error").path("code").asText()).isEqualTo("wallet_not_consumer");
+        assertThat(history.events(agent.channelId)).hasSize(events);
+    }
+
+    @Test
+    void aCloseSignedByTheConsumerStopsTheChannelAtOnce() {
+        Agent agent = openedAgent(BigInteger.valueOf(5_000_000));
+        Http.Reply first = pay(agent, BigInteger.ZERO);
+        assertThat(first.status()).isEqualTo(200);
+
+        Http.Reply close = Http.send(WalletSigning.signedPost(baseUrl(), "/v1/close-channel",
+                "{\"channelId\":\"" + agent.channelId + "\"}", agent.signer(), Instant.now().getEpochSecond()));
+        assertThat(close.status()).as(close.body()).isEqualTo(200);
+
+        Http.Reply next = pay(agent, charged(first));
+        assertThat(next.status()).isEqualTo(402);
+        assertThat(next.json().path("error").path("code").asText()).isEqualTo("channel_not_found");
+        assertThat(next.json().path("error").path("message").asText()).contains("authorised the close");
+    }
+
+    /** Pays for requests until the gateway refuses one; returns the refusal and the charged total before it. */
+    private record UntilRefused(Http.Reply refusal, BigInteger total) {
+    }
+
+    private UntilRefused payUntilRefused(Agent agent, BigInteger total) {
+        for (int i = 0; i < 50; i++) {
+            Http.Reply reply = pay(agent, total);
+            if (reply.status() != 200) {
+                return new UntilRefused(reply, total);
+            }
+            total = charged(reply);
+        }
+        throw new AssertionError("fifty requests were served above an unproven close authorization");
+    }
+
+    /**
+     * The consumer obtains an unsigned close authorization, takes more requests, then closes
+     * on-chain at the older amount before any claim (the watchtower is held off by holding its
+     * lock). The gateway serves at most the stated exposure above that amount; the provider keeps
+     * the authorized amount and loses at most that exposure.
+     */
+    @Test
+    void aConsumerClosingAtAnOlderAuthorizationTakesAtMostTheBoundedExposure() {
+        BigInteger deposit = BigInteger.valueOf(5_000_000);
+        Agent agent = openedAgent(deposit);
+        Http.Reply first = pay(agent, BigInteger.ZERO);
+        assertThat(first.status()).isEqualTo(200);
+        Http.Reply close = unsignedClose(agent.channelId);
+        assertThat(close.status()).isEqualTo(200);
+        BigInteger authorized = new BigInteger(close.json().path("finalAmount").asText());
+        byte[] authorization = Hex.decode(close.json().path("signature").asText());
+
+        UntilRefused run;
+        synchronized (watchtower) {
+            run = payUntilRefused(agent, charged(first));
+            TransactionReceipt closed = devnet().cooperativeClose(agent.wallet, agent.channelId, authorized,
+                    authorization);
+            assertThat(closed.isStatusOK()).isTrue();
+        }
+        assertThat(run.refusal().status()).as(run.refusal().body()).isEqualTo(409);
+        assertThat(run.refusal().json().path("error").path("code").asText()).isEqualTo("claim_pending");
+        assertThat(run.refusal().raw().headers().firstValue("Retry-After")).isPresent();
+        BigInteger served = run.total().subtract(authorized);
+        assertThat(served).as("served above the authorization").isPositive()
+                .isLessThanOrEqualTo(MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
+
+        ChannelState state = GatewayFlowTest.awaitState(history, agent.channelId,
+                s -> s.status() == ChannelStatus.CLOSED, "the listener to record the close");
+        assertThat(state.refund()).as("the consumer got back all above the older authorization")
+                .isEqualTo(deposit.subtract(authorized));
+        assertThat(state.chargedTotal().subtract(authorized)).as("what the provider lost: at most the exposure")
+                .isEqualTo(served).isLessThanOrEqualTo(MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
+    }
+
+    /**
+     * Once the channel is charged past an unproven close authorization, the watchtower claims
+     * above it: the contract then refuses a cooperative close at the older amount, and the
+     * channel pays for requests again without a bound.
+     */
+    @Test
+    void theWatchtowerClaimsAboveAnUnprovenCloseSoThatItCanNoLongerBeUsed() {
+        devnet().setBalance(identity.address(), Devnet.GAS_MONEY);
+        Agent agent = openedAgent(BigInteger.valueOf(5_000_000));
+        Http.Reply first = pay(agent, BigInteger.ZERO);
+        assertThat(first.status()).isEqualTo(200);
+        Http.Reply close = unsignedClose(agent.channelId);
+        BigInteger authorized = new BigInteger(close.json().path("finalAmount").asText());
+        byte[] authorization = Hex.decode(close.json().path("signature").asText());
+        Http.Reply second = pay(agent, charged(first));
+        assertThat(second.status()).isEqualTo(200);
+
+        watchtower.runOnce();
+        ChannelState claimed = GatewayFlowTest.awaitState(history, agent.channelId,
+                s -> s.claimed().compareTo(authorized) > 0, "the watchtower's claim above the authorization");
+        assertThat(claimed.claimed()).isLessThanOrEqualTo(claimed.highestAmount());
+        assertThat(devnet().callCooperativeClose(agent.address(), agent.channelId, authorized, authorization).success())
+                .as("the older authorization is void on-chain").isFalse();
+        for (int i = 0; i < 8; i++) {
+            Http.Reply reply = pay(agent, charged(second).max(claimed.chargedTotal()));
+            assertThat(reply.status()).as("no bound once the authorization is void: %s", reply.body()).isEqualTo(200);
+            second = reply;
+        }
+    }
+}
