@@ -57,6 +57,21 @@ async function getJson(url, init) {
   return { status: response.status, headers: response.headers, body };
 }
 
+// A request signed by a wallet (README, "Wallet-signed requests"): EIP-191 over the request's
+// method, path and query as sent, the wallet, the deployment's chain and channel contract, and the
+// time. The ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
+async function walletSignedHeaders(account, method, url, chainId, channelContract) {
+  const { pathname, search } = new URL(url);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const message = ['Chan API request', `method: ${method}`, `path: ${pathname}${search}`, `address: ${account.address}`,
+    `chainId: ${chainId}`, `contract: ${channelContract.toLowerCase()}`, `timestamp: ${timestamp}`].join('\n');
+  return {
+    'X-CHAN-Auth-Address': account.address,
+    'X-CHAN-Auth-Timestamp': timestamp,
+    'X-CHAN-Auth-Signature': await account.signMessage({ message }),
+  };
+}
+
 async function waitFor(description, probe, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -216,6 +231,7 @@ async function main() {
   const onChain = await publicClient.readContract({ address: channelAddress, abi: channelAbi, functionName: 'getChannel', args: [channelId] });
   expect(onChain[2] === 0n, 'the contract still holds the channel after the close');
 
+  // the channel's on-chain facts, which anyone may read
   const ledger = await waitFor('the ledger to record the close', async () => {
     const state = await getJson(`${marketplace}/api/channels/${channelId}`);
     return state.status === 200 && state.body.status === 'closed' ? state.body : null;
@@ -224,7 +240,12 @@ async function main() {
   expect(BigInt(ledger.claimed) === finalAmount, `ledger claimed ${ledger.claimed} differs from the chain's ${finalAmount}`);
   expect(BigInt(ledger.feesPaid) === fee, `ledger fees ${ledger.feesPaid} differ from the chain's ${fee}`);
   expect(BigInt(ledger.refund) === deposit - finalAmount, `ledger refund ${ledger.refund} differs from the chain's ${deposit - finalAmount}`);
-  const history = (await getJson(`${marketplace}/api/channels/${channelId}/events`)).body;
+  // the whole history, vouchers included, for the channel's consumer only: the agent signs the request
+  const historyUrl = `${marketplace}/api/channels/${channelId}/events`;
+  const historyReply = await getJson(historyUrl,
+    { headers: await walletSignedHeaders(agent, 'GET', historyUrl, domain.chainId, channelAddress) });
+  expect(historyReply.status === 200, `the history answered ${historyReply.status}: ${JSON.stringify(historyReply.body)}`);
+  const history = historyReply.body;
   for (const event of history) {
     const p = event.payload;
     const detail = p.amount ? `amount ${p.amount} nonce ${p.nonce}` : p.payout ? `payout ${p.payout} fee ${p.fee}`

@@ -27,6 +27,14 @@ public class AdminGuard {
         return token != null;
     }
 
+    /**
+     * Whether the request carries an {@code Authorization} header at all: a caller who sends one
+     * means to be the admin, and is judged by {@link #require} rather than served as anonymous.
+     */
+    public boolean presented(HttpServletRequest request) {
+        return request.getHeader(HttpHeaders.AUTHORIZATION) != null;
+    }
+
     /** Throws 403 {@code admin_disabled} or 401 {@code admin_unauthorized} unless the request is the admin's. */
     public void require(HttpServletRequest request) {
         if (token == null) {

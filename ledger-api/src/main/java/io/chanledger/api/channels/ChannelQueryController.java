@@ -3,7 +3,6 @@ package io.chanledger.api.channels;
 import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
-import io.chanledger.api.wallet.WalletAuthenticator;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
@@ -12,7 +11,6 @@ import io.chanledger.projections.channel.ChannelQuery;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -23,9 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Channel balances from the read model: a filtered listing with keyset pagination, and one
- * channel as of at least its last event. Voucher signatures are never listed; one channel's
- * highest voucher signature is shown to the channel's provider or consumer, signed in with
- * their wallet.
+ * channel as of at least its last event. Each channel is shown in the view its reader may have
+ * ({@link ChannelViewer}): everything to its parties and the admin, the on-chain facts to others.
  */
 @RestController
 class ChannelQueryController {
@@ -34,16 +31,16 @@ class ChannelQueryController {
 
     private final ChannelBalanceRepository balances;
     private final ChannelReads reads;
-    private final WalletAuthenticator wallets;
+    private final ChannelAudience audience;
     private final ReadModelProgress progress;
     private final ReadModelProperties readModels;
     private final int feeBps;
 
-    ChannelQueryController(ChannelBalanceRepository balances, ChannelReads reads, WalletAuthenticator wallets,
+    ChannelQueryController(ChannelBalanceRepository balances, ChannelReads reads, ChannelAudience audience,
                            ReadModelProgress progress, ReadModelProperties readModels, ProtocolProperties protocol) {
         this.balances = balances;
         this.reads = reads;
-        this.wallets = wallets;
+        this.audience = audience;
         this.progress = progress;
         this.readModels = readModels;
         this.feeBps = protocol.feeBps();
@@ -58,36 +55,38 @@ class ChannelQueryController {
                                      @RequestParam(required = false) String status,
                                      @RequestParam(required = false) String atRisk,
                                      @RequestParam(required = false) String cursor,
-                                     @RequestParam(required = false) String limit) {
+                                     @RequestParam(required = false) String limit,
+                                     HttpServletRequest request) {
         ChannelQuery query = ChannelListParameters.parse(provider, consumer, status, atRisk, cursor, limit);
+        ChannelViewer viewer = audience.viewerOf(request);
+        viewer.requireFullViewOfFiltered(query);
         long now = reads.now();
         long window = readModels.atRiskWindow().toSeconds();
         List<ChannelBalance> rows = balances.page(withOneMore(query), now + window);
         boolean more = rows.size() > query.limit();
         List<ChannelBalance> page = more ? rows.subList(0, query.limit()) : rows;
         String next = more ? Cursors.channels(page.getLast().channelId()) : null;
-        return ResponseEntity.ok()
+        return ChannelAudience.okForThisCaller()
                 .header(REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ChannelPage(page.stream()
-                        .map(row -> ChannelResponse.of(row, feeBps, now, window, false)).toList(), next));
+                        .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.consumer(), row.provider()),
+                                feeBps, now, window))
+                        .toList(), next));
     }
 
     @GetMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
-    ChannelResponse channel(@PathVariable String channelId, HttpServletRequest request) {
+    ResponseEntity<ChannelResponse> channel(@PathVariable String channelId, HttpServletRequest request) {
         if (!Hex.isBytes32(channelId)) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, "invalid_channel_id",
                     "channelId must be 0x followed by 64 hex digits");
         }
         String id = channelId.toLowerCase(Locale.ROOT);
-        Optional<String> wallet = wallets.authenticate(request);
+        ChannelViewer viewer = audience.viewerOf(request);
         ChannelBalance balance = reads.balance(id).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
                 "channel_not_found", "no channel " + channelId + " in the ledger"));
-        boolean own = wallet.filter(w -> w.equals(balance.provider()) || w.equals(balance.consumer())).isPresent();
-        if (wallet.isPresent() && !own) {
-            throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_a_party",
-                    "the signing wallet is neither the provider nor the consumer of this channel");
-        }
-        return ChannelResponse.of(balance, feeBps, reads.now(), readModels.atRiskWindow().toSeconds(), own);
+        ChannelView view = viewer.viewOf(balance.consumer(), balance.provider());
+        return ChannelAudience.okForThisCaller().body(ChannelResponse.of(balance, view, feeBps, reads.now(),
+                readModels.atRiskWindow().toSeconds()));
     }
 
     private static ChannelQuery withOneMore(ChannelQuery q) {

@@ -7,27 +7,37 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * A channel's balance. Addresses EIP-55, amounts decimal strings. The highest voucher's
- * signature is there only for the channel's own wallets (see README, wallet-signed requests);
- * {@code lastSequence} is the channel's last event the answer includes.
+ * A channel's balance. Addresses EIP-55, amounts decimal strings. In the {@link ChannelView#ON_CHAIN}
+ * view the off-chain members are null, so left out of the JSON: the highest voucher, the voucher
+ * count, everything derived from the highest voucher (claimable, net claimable, refundable, at
+ * risk), the authorized close amount, and the last activity and sequence, which move with every
+ * voucher. {@code lastSequence} is the channel's last event the answer includes.
  */
 record ChannelResponse(String channelId, String consumer, String provider, BigInteger deposit, Instant expiry,
                        long expiryEpochSeconds, String status, boolean provisional, Voucher highestVoucher,
-                       long voucherCount, BigInteger claimed, BigInteger feesPaid, BigInteger claimable,
+                       Long voucherCount, BigInteger claimed, BigInteger feesPaid, BigInteger claimable,
                        BigInteger netClaimable, BigInteger refundable, BigInteger refund, String closeKind,
-                       BigInteger authorizedCloseAmount, boolean atRisk, Instant lastActivity, long lastSequence) {
+                       BigInteger authorizedCloseAmount, Boolean atRisk, Instant lastActivity, Long lastSequence) {
 
     record Voucher(BigInteger amount, BigInteger nonce, String signature) {
     }
 
-    static ChannelResponse of(ChannelBalance b, int feeBps, long now, long atRiskWindow, boolean withSignature) {
+    static ChannelResponse of(ChannelBalance b, ChannelView view, int feeBps, long now, long atRiskWindow) {
         Voucher highest = b.highestNonce() == null ? null
-                : new Voucher(b.highestAmount(), b.highestNonce(), withSignature ? b.highestSignature() : null);
-        return new ChannelResponse(b.channelId(), Hex.toChecksumAddress(b.consumer()),
+                : new Voucher(b.highestAmount(), b.highestNonce(), b.highestSignature());
+        ChannelResponse full = new ChannelResponse(b.channelId(), Hex.toChecksumAddress(b.consumer()),
                 Hex.toChecksumAddress(b.provider()), b.deposit(), Instant.ofEpochSecond(b.expiry()), b.expiry(),
                 b.status().code(), b.provisional(), highest, b.voucherCount(), b.claimed(), b.feesPaid(),
                 b.claimable(), b.netClaimable(feeBps), b.refundable(), b.refund(),
                 b.closeKind() == null ? null : b.closeKind().name().toLowerCase(Locale.ROOT),
                 b.authorizedCloseAmount(), b.atRisk(now, atRiskWindow), b.lastActivity(), b.lastSequence());
+        return view == ChannelView.FULL ? full : full.onChainFacts();
+    }
+
+    /** Terms, status, what the contract paid out and refunded: what anyone reads from the chain. */
+    private ChannelResponse onChainFacts() {
+        return new ChannelResponse(channelId, consumer, provider, deposit, expiry, expiryEpochSeconds, status,
+                provisional, null, null, claimed, feesPaid, null, null, null, refund, closeKind, null, null, null,
+                null);
     }
 }

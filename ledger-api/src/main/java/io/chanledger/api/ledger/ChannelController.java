@@ -1,16 +1,22 @@
 package io.chanledger.api.ledger;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.channels.ChannelAudience;
+import io.chanledger.api.channels.ChannelView;
+import io.chanledger.api.channels.ChannelViewer;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import io.chanledger.domain.eip712.Hex;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,7 +26,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The ledger's channel endpoints: voucher admission and a channel's event history. A channel's
- * state is served from the read model ({@code io.chanledger.api.channels}).
+ * state is served from the read model ({@code io.chanledger.api.channels}). The history is shown
+ * in the view its reader may have ({@link ChannelViewer}): every event to the channel's parties
+ * and the admin; to anyone else only the events that restate the chain, so that not even the
+ * number of vouchers and settled requests shows.
  */
 @RestController
 @RequestMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -28,10 +37,12 @@ class ChannelController {
 
     private final VoucherAdmission admission;
     private final ChannelHistory history;
+    private final ChannelAudience audience;
 
-    ChannelController(VoucherAdmission admission, ChannelHistory history) {
+    ChannelController(VoucherAdmission admission, ChannelHistory history, ChannelAudience audience) {
         this.admission = admission;
         this.history = history;
+        this.audience = audience;
     }
 
     /** Body: the {@code X-CHAN-Voucher} JSON. Amount and nonce are decimal strings (integers are taken too). */
@@ -47,12 +58,19 @@ class ChannelController {
     }
 
     @GetMapping("/events")
-    List<ChannelEventResponse> events(@PathVariable String channelId) {
-        List<DomainEventMessage<?>> events = history.events(validId(channelId));
+    ResponseEntity<List<ChannelEventResponse>> events(@PathVariable String channelId, HttpServletRequest request) {
+        String id = validId(channelId);
+        ChannelViewer viewer = audience.viewerOf(request);
+        List<DomainEventMessage<?>> events = history.events(id);
         if (events.isEmpty()) {
             throw unknown(channelId);
         }
-        return events.stream().map(ChannelEventResponse::of).toList();
+        ChannelState channel = ChannelState.replay(events.stream().map(DomainEventMessage::getPayload).toList());
+        ChannelView view = viewer.viewOf(channel.consumer(), channel.provider());
+        return ChannelAudience.okForThisCaller().body(events.stream()
+                .filter(event -> view.shows(event.getPayload()))
+                .map(event -> ChannelEventResponse.of(event, view))
+                .toList());
     }
 
     private static String validId(String channelId) {

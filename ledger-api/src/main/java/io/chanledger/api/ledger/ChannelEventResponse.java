@@ -1,5 +1,6 @@
 package io.chanledger.api.ledger;
 
+import io.chanledger.api.channels.ChannelView;
 import io.chanledger.domain.chain.ChainRef;
 import java.time.Instant;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -7,12 +8,13 @@ import org.axonframework.eventhandling.DomainEventMessage;
 /**
  * One recorded event of a channel: type, sequence within the channel, when it was recorded, the
  * payload as stored, and its provenance — the chain ref of a chain fact, or the signature of an
- * accepted voucher.
+ * accepted voucher. In the {@link ChannelView#ON_CHAIN} view {@code sequence} is left out: it counts
+ * every event of the channel, so the gaps between on-chain events would count its vouchers.
  */
-record ChannelEventResponse(String type, long sequence, Instant timestamp, Object payload, ChainRef chainRef,
+record ChannelEventResponse(String type, Long sequence, Instant timestamp, Object payload, ChainRef chainRef,
                             String signature) {
 
-    static ChannelEventResponse of(DomainEventMessage<?> message) {
+    static ChannelEventResponse of(DomainEventMessage<?> message, ChannelView view) {
         Object payload = message.getPayload();
         ChainRef chainRef = null;
         String signature = null;
@@ -28,7 +30,8 @@ record ChannelEventResponse(String type, long sequence, Instant timestamp, Objec
                 throw new IllegalStateException("cannot read " + component + " of a stored event", e);
             }
         }
-        return new ChannelEventResponse(message.getPayloadType().getSimpleName(), message.getSequenceNumber(),
-                message.getTimestamp(), payload, chainRef, signature);
+        return new ChannelEventResponse(message.getPayloadType().getSimpleName(),
+                view == ChannelView.FULL ? message.getSequenceNumber() : null, message.getTimestamp(), payload,
+                chainRef, signature);
     }
 }

@@ -3,6 +3,7 @@ package io.chanledger.api.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.LedgerApplication;
+import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.TestDatabases;
@@ -52,10 +53,10 @@ class LedgerRestartTest {
 
         try (ConfigurableApplicationContext second = start(databaseUrl)) {
             String url = base(second) + "/api/channels/" + channelId;
-            var state = Http.get(url).json();
+            var state = AdminReads.get(url).json();
             assertThat(state.path("voucherCount").asLong()).isEqualTo(12);
             assertThat(state.path("highestVoucher").path("amount").asText()).isEqualTo("120000");
-            assertThat(Http.get(url + "/events").json()).hasSize(13);
+            assertThat(AdminReads.get(url + "/events").json()).hasSize(13);
 
             Http.Reply stale = Http.postJson(url + "/vouchers", Channels.voucherJson(CONSUMER, channelId, 120_000, 13));
             assertThat(stale.status()).isEqualTo(409);

@@ -3,6 +3,7 @@ package io.chanledger.api.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
@@ -60,7 +61,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
     }
 
     private int eventCount() {
-        return Http.get(baseUrl() + "/api/channels/" + channelId + "/events").json().size();
+        return AdminReads.get(baseUrl() + "/api/channels/" + channelId + "/events").json().size();
     }
 
     @Test
@@ -77,7 +78,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
         assertThat(receipt.path("remaining").asText()).isEqualTo("9750000");
         assertThat(receipt.path("status").asText()).isEqualTo("open");
 
-        JsonNode state = Http.get(baseUrl() + "/api/channels/" + channelId).json();
+        JsonNode state = AdminReads.get(baseUrl() + "/api/channels/" + channelId).json();
         assertThat(state.path("highestVoucher").path("amount").asText()).isEqualTo("250000");
         assertThat(state.path("voucherCount").asLong()).isEqualTo(1);
         assertThat(state.path("consumer").asText()).isEqualTo(Hex.toChecksumAddress(CONSUMER.address()));
@@ -103,7 +104,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
         post(Channels.voucherJson(CONSUMER, channelId, 100, 1));
         post(Channels.voucherJson(CONSUMER, channelId, 200, 2));
 
-        JsonNode events = Http.get(baseUrl() + "/api/channels/" + channelId + "/events").json();
+        JsonNode events = AdminReads.get(baseUrl() + "/api/channels/" + channelId + "/events").json();
 
         assertThat(events).hasSize(3);
         assertThat(events.get(0).path("type").asText()).isEqualTo("ChannelOpened");
@@ -254,7 +255,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
         post(Channels.voucherJson(STRANGER, channelId, 200, 2));
         post(Channels.voucherJson(CONSUMER, channelId, 10_000_001, 3));
         assertThat(eventCount()).isEqualTo(events);
-        assertThat(Http.get(baseUrl() + "/api/channels/" + channelId).json().path("highestVoucher").path("amount").asText())
+        assertThat(AdminReads.get(baseUrl() + "/api/channels/" + channelId).json().path("highestVoucher").path("amount").asText())
                 .isEqualTo("100");
     }
 
