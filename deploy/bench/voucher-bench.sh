@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Voucher admission throughput of the service (postgres profile), with group commit on and off,
 # next to the baseline of the same PostgreSQL: pgbench committing single-row INSERTs of the same
-# size as a VoucherAccepted event, at the same concurrency, in the same run.
+# size as a VoucherAccepted event, at the same concurrency, in the same run. Modes (BENCH_MODES,
+# default "true false two"): group commit on, off, and two instances with group commit on, behind
+# round-robin on the same database. After each mode, the CPU-seconds the service processes used
+# (warm-up included) per voucher sent.
 # Usage: deploy/bench/voucher-bench.sh [levels, default 1,16,64] [vouchers per level, default 20000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,30 +26,63 @@ jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
 ./mvnw -B -q -pl ledger-api test-compile
 classpath_file=$(mktemp)
 service_pid=
-cleanup() { [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null; rm -f "$classpath_file"; }
+cleanup() { [ -n "$service_pid" ] && kill $service_pid 2>/dev/null; rm -f "$classpath_file"; }
 trap cleanup EXIT
 ./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")"
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-for mode in true false; do
-    $pg -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+start_service() { # port group-commit extra-args...
+    local service_port=$1 group_commit=$2
+    shift 2
     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
         -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
-        --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
-        --spring.datasource.password="$PGPASSWORD" --chan.ledger.group-commit="$mode" \
-        --server.tomcat.threads.max=200 --logging.level.root=WARN > "/tmp/voucher-bench-service-$mode.log" 2>&1 &
-    service_pid=$!
+        --server.port="$service_port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
+        --spring.datasource.password="$PGPASSWORD" --chan.ledger.group-commit="$group_commit" \
+        --server.tomcat.threads.max=200 --logging.level.root=WARN "$@" \
+        > "/tmp/voucher-bench-service-$service_port.log" 2>&1 &
+    service_pid="$service_pid $!"
     for _ in $(seq 1 120); do
-        curl -fs "http://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && break
+        curl -fs "http://127.0.0.1:$service_port/actuator/health" >/dev/null 2>&1 && break
         sleep 1
     done
-    echo
-    echo "## ledger, group commit $mode"
+}
+cpu_ticks() { # the user + system clock ticks of the service processes
+    local total=0 pid
+    for pid in $service_pid; do
+        total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat") ))
+    done
+    echo "$total"
+}
+
+for mode in ${BENCH_MODES:-true false two}; do
+    $pg -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+    service_pid=
+    if [ "$mode" = two ]; then
+        start_service "$port" true
+        start_service "$((port + 1))" true --chan.listener.enabled=false
+        urls="http://127.0.0.1:$port,http://127.0.0.1:$((port + 1))"
+        echo
+        echo "## ledger, two instances, group commit true, round-robin"
+    else
+        start_service "$port" "$mode"
+        urls="http://127.0.0.1:$port"
+        echo
+        echo "## ledger, group commit $mode"
+    fi
+    ticks_before=$(cpu_ticks)
+    bench_out=$(mktemp)
     "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.bench.VoucherAdmissionBench \
-        "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level"
-    kill "$service_pid"; wait "$service_pid" 2>/dev/null || true; service_pid=
+        "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" | tee "$bench_out"
+    ticks=$(( $(cpu_ticks) - ticks_before ))
+    # every voucher sent, the bench's warm-up round (a quarter of a level, at least 1,000) included
+    warm_up=$(( per_level / 4 > 1000 ? per_level / 4 : 1000 ))
+    sent=$(awk -F'|' -v w="$warm_up" '/^\| [0-9]/ {n += $3} END {print n + w}' "$bench_out")
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$sent" 'BEGIN {
+        printf "\nservice CPU: %.1f s for %d vouchers (warm-up included): %.3f ms per voucher\n", t / hz, n, 1000 * t / hz / n }'
+    rm -f "$bench_out"
+    kill $service_pid; wait $service_pid 2>/dev/null || true; service_pid=
 done
 
 # Baseline: one INSERT of an event-sized row per transaction, autocommit, same concurrency.

@@ -24,7 +24,10 @@ import java.util.UUID;
  * every voucher is a fresh, acceptable one. Channels are seeded as ChannelOpened events straight
  * into the event store of the service's (fresh) database, as the chain listener would record them.
  *
- * <p>Usage: {@code VoucherAdmissionBench <baseUrl> <jdbcUrl> <user> <password> <levels> <vouchersPerLevel>}
+ * <p>Usage: {@code VoucherAdmissionBench <baseUrls> <jdbcUrl> <user> <password> <levels> <vouchersPerLevel>}.
+ * {@code baseUrls} may name several instances, comma-separated: each client then sends its
+ * vouchers to them in turn (round-robin), so consecutive vouchers of one channel reach different
+ * instances.
  */
 public final class VoucherAdmissionBench {
 
@@ -35,10 +38,10 @@ public final class VoucherAdmissionBench {
     private final Map<String, Long> nonces = new HashMap<>();
     private final List<String> channels = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final String baseUrl;
+    private final List<String> instances;
 
-    private VoucherAdmissionBench(String baseUrl) {
-        this.baseUrl = baseUrl;
+    private VoucherAdmissionBench(String baseUrls) {
+        this.instances = List.of(baseUrls.split(","));
     }
 
     public static void main(String[] args) throws Exception {
@@ -95,7 +98,8 @@ public final class VoucherAdmissionBench {
             String channelId = mine.get((i / clients) % mine.size());
             long nonce = nonces.merge(channelId, 1L, Long::sum);
             bodies.get(client).add(Channels.voucherJson(CONSUMER, channelId, nonce * 1_000, nonce));
-            urls.get(client).add(baseUrl + "/api/channels/" + channelId + "/vouchers");
+            String instance = instances.get((client + urls.get(client).size()) % instances.size());
+            urls.get(client).add(instance + "/api/channels/" + channelId + "/vouchers");
         }
         List<List<HttpRequest>> requests = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
