@@ -1,10 +1,13 @@
 package io.chanledger.api.gateway;
 
+import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.web.BodyTooLargeException;
 import io.chanledger.api.web.ErrorBodies;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -69,6 +72,10 @@ class GatewayExceptionHandler {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<Object> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
+        Optional<ApiProblem> tooLarge = BodyTooLargeException.problemIn(e);
+        if (tooLarge.isPresent()) {
+            return ErrorBodies.render(request, tooLarge.get());
+        }
         return render(request, HttpStatus.BAD_REQUEST, "invalid_request", "the body is not the JSON expected here",
                 new HttpHeaders());
     }

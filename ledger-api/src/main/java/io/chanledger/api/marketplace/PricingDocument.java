@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.ModelPrice;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -86,7 +87,8 @@ final class PricingDocument {
         if (value != null && value.isTextual()) {
             text = value.asText();
         } else if (value != null && value.isNumber()) {
-            text = value.decimalValue().toPlainString();
+            // a number too large for a double keeps its text ("Infinity"), which is refused below
+            text = JsonDecimals.of(value).map(BigDecimal::toPlainString).orElse(value.asText());
         } else {
             throw new ProbeFailure("/v1/pricing: model " + id + " has no " + field);
         }

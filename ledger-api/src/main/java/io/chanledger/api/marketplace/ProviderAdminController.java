@@ -110,10 +110,8 @@ class ProviderAdminController {
 
     private static BigDecimal score(JsonNode body) {
         JsonNode node = body == null ? null : body.get("score");
-        BigDecimal score = null;
-        if (node != null && node.isNumber()) {
-            score = node.decimalValue();
-        } else if (node != null && node.isTextual() && node.asText().matches("[0-9]{1,2}(\\.[0-9]{1,20})?")) {
+        BigDecimal score = JsonDecimals.of(node).orElse(null);
+        if (node != null && node.isTextual() && node.asText().matches("[0-9]{1,2}(\\.[0-9]{1,20})?")) {
             score = new BigDecimal(node.asText());
         }
         if (score == null || score.signum() < 0 || score.compareTo(BigDecimal.ONE) > 0

@@ -4,6 +4,7 @@ import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -47,6 +48,10 @@ class ApiExceptionHandler {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<Object> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
+        Optional<ApiProblem> tooLarge = BodyTooLargeException.problemIn(e);
+        if (tooLarge.isPresent()) {
+            return ErrorBodies.render(request, tooLarge.get());
+        }
         return ErrorBodies.render(request, HttpStatus.BAD_REQUEST, "malformed_body",
                 "the request body is not valid JSON of the expected shape", Map.of());
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -27,7 +28,10 @@ public final class ErrorBodies {
     }
 
     public static boolean isProviderInterface(HttpServletRequest request) {
-        String path = request.getRequestURI();
+        return isProviderInterface(request.getRequestURI());
+    }
+
+    static boolean isProviderInterface(String path) {
         return path != null && path.startsWith("/v1/");
     }
 
@@ -37,7 +41,13 @@ public final class ErrorBodies {
 
     public static ResponseEntity<Object> render(HttpServletRequest request, HttpStatus status, String code,
                                                 String detail, Map<String, Object> properties) {
-        if (isProviderInterface(request)) {
+        return render(request.getRequestURI(), status, code, detail, properties);
+    }
+
+    /** The error shape of {@code path}'s route family, for answers given on behalf of another request. */
+    static ResponseEntity<Object> render(String path, HttpStatus status, String code, String detail,
+                                         Map<String, Object> properties) {
+        if (isProviderInterface(path)) {
             return ResponseEntity.status(status)
                     .header(CHAN_ERROR_HEADER, code)
                     .contentType(MediaType.APPLICATION_JSON)
@@ -45,15 +55,20 @@ public final class ErrorBodies {
         }
         return ResponseEntity.status(status)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(problem(request, status, code, detail, properties));
+                .body(problem(path, status, code, detail, properties));
     }
 
     public static ProblemDetail problem(HttpServletRequest request, HttpStatus status, String code, String detail,
                                         Map<String, Object> properties) {
+        return problem(request.getRequestURI(), status, code, detail, properties);
+    }
+
+    private static ProblemDetail problem(String path, HttpStatus status, String code, String detail,
+                                         Map<String, Object> properties) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
         body.setType(PROBLEM_TYPE_BASE.resolve(code));
         body.setTitle(status.getReasonPhrase());
-        body.setInstance(URI.create(request.getRequestURI()));
+        instance(path).ifPresent(body::setInstance);
         body.setProperty("code", code);
         properties.forEach(body::setProperty);
         return body;
@@ -70,11 +85,31 @@ public final class ErrorBodies {
     /** For filters, which answer before any controller advice is reached. */
     public static void write(HttpServletRequest request, HttpServletResponse response, ObjectMapper mapper,
                              HttpStatus status, String code, String detail) throws IOException {
-        ResponseEntity<Object> entity = render(request, status, code, detail, Map.of());
+        write(request.getRequestURI(), response, mapper, status, code, detail);
+    }
+
+    static void write(String path, HttpServletResponse response, ObjectMapper mapper, HttpStatus status, String code,
+                      String detail) throws IOException {
+        ResponseEntity<Object> entity = render(path, status, code, detail, Map.of());
         response.setStatus(status.value());
         entity.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
         response.setHeader(HttpHeaders.CONTENT_TYPE, String.valueOf(entity.getHeaders().getContentType()));
         mapper.writeValue(response.getOutputStream(), entity.getBody());
+    }
+
+    /**
+     * The path as the problem's {@code instance}. The container's refusals are rendered here too,
+     * some of them for paths that are not valid URIs (a bad {@code %} escape): those have none.
+     */
+    private static Optional<URI> instance(String path) {
+        if (path == null || path.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(URI.create(path));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static String openAiType(HttpStatus status) {

@@ -12,13 +12,13 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses request bodies above {@code chan.ledger.max-body-bytes} before anything parses them: a
  * declared length is refused at once, an undeclared (chunked) one is cut off while it is read.
+ * Both are 413 {@code body_too_large}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -36,8 +36,8 @@ class RequestBodyLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > maxBytes) {
-            ErrorBodies.write(request, response, mapper, HttpStatus.BAD_REQUEST, "body_too_large",
-                    "the request body is larger than " + maxBytes + " bytes");
+            ApiProblem tooLarge = new BodyTooLargeException(maxBytes).problem();
+            ErrorBodies.write(request, response, mapper, tooLarge.status(), tooLarge.code(), tooLarge.getMessage());
             return;
         }
         chain.doFilter(new LimitedRequest(request, maxBytes), response);
@@ -92,7 +92,7 @@ class RequestBodyLimitFilter extends OncePerRequestFilter {
         private void count(int n) throws IOException {
             read += n;
             if (read > maxBytes) {
-                throw new IOException("request body larger than " + maxBytes + " bytes");
+                throw new BodyTooLargeException(maxBytes);
             }
         }
 

@@ -8,6 +8,7 @@ import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
+import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.domain.eip712.DigestSigner;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +66,8 @@ class EmbeddedStoreTest {
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
         // one row in memory: the rebuild writes rows while it folds and reads some back
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
-                .run("--server.port=0", "--spring.datasource.url=" + url, "--chan.admin.token=embedded-admin",
+                .run("--server.port=0", "--spring.datasource.url=" + url,
+                        SecretsFile.argument(dataDir, Map.of("chan.admin.token", "embedded-admin")),
                         "--chan.read-models.rebuild-rows-in-memory=1", "--chan.read-models.rebuild-rows-per-write=1")) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
             CommandGateway commands = app.getBean(CommandGateway.class);

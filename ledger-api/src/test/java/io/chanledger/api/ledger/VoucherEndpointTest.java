@@ -176,7 +176,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
     @Test
     void aOneMegabyteBodyIsRefusedUnread() {
         String huge = "{\"amount\":\"" + "1".repeat(1_048_576) + "\"}";
-        assertProblem(post(huge), 400, "body_too_large");
+        assertProblem(post(huge), 413, "body_too_large");
     }
 
     @Test

@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.support.Http;
+import io.chanledger.api.support.SecretsFile;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -29,7 +31,8 @@ class MarketplaceOnEmbeddedStoreTest {
         DigestSigner wallet = Registrations.newWallet("embedded");
         try (StubProvider stub = new StubProvider(wallet.address()).price("embedded-chat", "0.001", "0.002");
              ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class).run(
-                     "--server.port=0", "--spring.datasource.url=" + url, "--chan.admin.token=" + Registrations.ADMIN_TOKEN,
+                     "--server.port=0", "--spring.datasource.url=" + url,
+                     SecretsFile.argument(dataDir, Map.of("chan.admin.token", Registrations.ADMIN_TOKEN)),
                      "--chan.marketplace.allow-private-addresses=true", "--chan.marketplace.health.interval=300ms",
                      "--chan.marketplace.health.jitter=10ms", "--chan.marketplace.health.failures-before-offline=1")) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();

@@ -42,7 +42,7 @@ class PricingDocumentTest {
 
     @Test
     void refusesPricesThatAreNotUsdcAmounts() throws Exception {
-        for (String price : new String[]{"\"-1\"", "\"0.0000001\"", "\"free\"", "null", "1e-9"}) {
+        for (String price : new String[]{"\"-1\"", "\"0.0000001\"", "\"free\"", "null", "1e-9", "1e400"}) {
             JsonNode body = json("{\"provider\": \"" + ADDRESS + "\", \"models\": "
                     + "{\"m\": {\"inputPer1kTokens\": " + price + ", \"outputPer1kTokens\": \"1\"}}}");
             assertThatThrownBy(() -> PricingDocument.parse(body, ADDRESS, 137)).as(price)

@@ -67,6 +67,18 @@ class ProviderAdminTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void aScoreBeyondTheRangeOfADoubleIsRefusedAndChangesNothing() {
+        fixture.score(provider, "0.5");
+        fixture.awaitEntry(provider, e -> e.path("score").decimalValue().compareTo(new BigDecimal("0.5")) == 0);
+
+        for (String score : new String[]{"1e400", "-1e400", "1.5E+309"}) {
+            ProviderRegistrationTest.assertProblem(Registrations.admin(baseUrl(), "PUT", path("score"),
+                    "{\"score\": " + score + "}"), 400, "invalid_field", "score");
+        }
+        assertThat(fixture.directoryEntry(provider.id()).path("score").decimalValue()).isEqualByComparingTo("0.5");
+    }
+
+    @Test
     void anUnknownProviderIsNotFound() {
         ProviderRegistrationTest.assertProblem(Registrations.approve(baseUrl(), "prov-000000000000000000000000"), 404,
                 "provider_not_found", null);
