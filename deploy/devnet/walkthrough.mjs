@@ -1,6 +1,7 @@
 // An agent walking the five steps of the service's workflow with viem, the library real agent
 // clients use: discover a provider, read the signing information, meet the 402, approve USDC and
-// open a channel, pay three requests with vouchers it signs itself, close cooperatively with the
+// open a channel, pay three requests (the first without max_tokens, one streamed) with vouchers it
+// signs itself and budgets as the marketplace's agent client does, close cooperatively with the
 // provider's authorization, then compare the chain's token balances with the ledger's figures.
 // Exits non-zero on any surprise.
 //
@@ -117,13 +118,16 @@ async function main() {
 
   step('3. call the provider without a voucher: 402 and payment discovery');
   const chatUrl = `${provider.apiUrl}/v1/chat/completions`;
-  const request = {
-    model: model.id,
-    messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }],
-    max_tokens: 64,
-  };
+  // what the agent asks, as a real agent client sends it: max_tokens only where the agent set one
+  const requests = [
+    { model: model.id, messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }] },
+    { model: model.id, stream: true, messages: [
+      { role: 'system', content: 'Answer in one short paragraph.' },
+      { role: 'user', content: 'Why does every voucher of a payment channel carry a nonce and a running total?' }] },
+    { model: model.id, max_tokens: 64, messages: [{ role: 'user', content: 'Thanks. Summarise that in one line.' }] },
+  ];
   const unpaid = await getJson(chatUrl, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests[0]),
   });
   expect(unpaid.status === 402, `unpaid request answered ${unpaid.status}`);
   const header = (name) => unpaid.headers.get(name);
@@ -162,7 +166,7 @@ async function main() {
   const channelId = opened.args.channelId;
   console.log(`channel ${channelId}, deposit ${deposit}, expiry ${opened.args.expiry}`);
 
-  step('5. three paid requests, each with a voucher signed by the agent');
+  step('5. three paid requests, each with a voucher signed by the agent (the second one streamed)');
   const voucherTypes = { Voucher: [
     { name: 'channelId', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
   ] };
@@ -171,33 +175,52 @@ async function main() {
   const outputPer1k = toBaseUnits(model.pricing.outputPer1kTokens);
   let charged = 0n;
   let authorised = 0n;
-  for (let nonce = 1n; nonce <= 3n; nonce++) {
-    // authorise what was charged so far plus a generous estimate of this request
-    const estimate = (2_000n * inputPer1k + BigInt(request.max_tokens) * outputPer1k) / 1000n + 1n;
-    authorised = charged + estimate > authorised ? charged + estimate : authorised + 1n;
+  for (const [index, request] of requests.entries()) {
+    const nonce = BigInt(index + 1);
+    // the client's budget: its previous amount on the channel plus this request's estimate
+    authorised += budget(request, inputPer1k, outputPer1k);
     expect(authorised <= deposit, 'the deposit is too small for the walkthrough');
     const signature = await agent.signTypedData({
       domain: typedDomain, types: voucherTypes, primaryType: 'Voucher',
       message: { channelId, amount: authorised, nonce },
     });
     const voucher = JSON.stringify({ channelId, amount: authorised.toString(), nonce: nonce.toString(), signature });
-    const paid = await getJson(chatUrl, {
+    const response = await fetch(chatUrl, {
       method: 'POST', headers: { 'content-type': 'application/json', 'X-CHAN-Voucher': voucher }, body: JSON.stringify(request),
     });
-    expect(paid.status === 200, `paid request ${nonce} answered ${paid.status}: ${JSON.stringify(paid.body)}`);
-    const cost = BigInt(paid.headers.get('x-chan-cost'));
-    const total = BigInt(paid.headers.get('x-chan-total'));
-    const remaining = BigInt(paid.headers.get('x-chan-remaining'));
-    expect(paid.headers.get('x-chan-channel')?.toLowerCase() === channelId.toLowerCase(), 'X-CHAN-Channel differs');
-    expect(total === charged + cost, `X-CHAN-Total ${total} is not the previous total ${charged} plus the cost ${cost}`);
-    expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
-    const usage = paid.body.usage;
-    if (usage) {
-      const expected = (BigInt(usage.prompt_tokens) * inputPer1k + BigInt(usage.completion_tokens) * outputPer1k) / 1000n;
-      expect(cost === expected, `X-CHAN-Cost ${cost} differs from the published prices applied to the usage (${expected})`);
+    const text = await response.text();
+    expect(response.status === 200, `paid request ${nonce} answered ${response.status}: ${text}`);
+    expect(response.headers.get('x-chan-channel')?.toLowerCase() === channelId.toLowerCase(), 'X-CHAN-Channel differs');
+    let figures;
+    let answer;
+    if (request.stream) {
+      expect(response.headers.get('content-type')?.startsWith('text/event-stream'), 'a streamed answer is not text/event-stream');
+      const stream = readEventStream(text);
+      expect(stream.done, 'the stream did not end with data: [DONE]');
+      expect(!stream.comments['X-CHAN-Error'], `the stream ended with ${stream.comments['X-CHAN-Error']}`);
+      figures = stream.comments;
+      answer = stream.content;
+    } else {
+      const body = JSON.parse(text);
+      figures = Object.fromEntries(['X-CHAN-Cost', 'X-CHAN-Total', 'X-CHAN-Remaining'].map((n) => [n, response.headers.get(n)]));
+      answer = body.choices?.[0]?.message?.content ?? '';
+      const usage = body.usage;
+      if (usage && outputPer1k > 0n) {
+        const expected = (BigInt(usage.prompt_tokens) * inputPer1k + BigInt(usage.completion_tokens) * outputPer1k) / 1000n;
+        expect(BigInt(figures['X-CHAN-Cost']) === expected,
+          `X-CHAN-Cost ${figures['X-CHAN-Cost']} differs from the published prices applied to the usage (${expected})`);
+      }
     }
+    const cost = BigInt(figures['X-CHAN-Cost']);
+    const total = BigInt(figures['X-CHAN-Total']);
+    const remaining = BigInt(figures['X-CHAN-Remaining']);
+    expect(answer.length > 0, `paid request ${nonce} got an empty answer`);
+    expect(total === charged + cost, `X-CHAN-Total ${total} is not the previous total ${charged} plus the cost ${cost}`);
+    expect(total <= authorised, `X-CHAN-Total ${total} is above the voucher's ${authorised}`);
+    expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
     charged = total;
-    console.log(`request ${nonce}: voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}`);
+    console.log(`request ${nonce}${request.stream ? ' (streamed)' : ''}${request.max_tokens ? ` (max_tokens ${request.max_tokens})` : ''}:`,
+      `voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}; answer: ${answer.slice(0, 60)}…`);
   }
 
   step('6. ask the provider for the close authorization and close cooperatively');
@@ -254,6 +277,39 @@ async function main() {
   }
   expect(history.filter((e) => e.type === 'VoucherAccepted').length === 3, 'the ledger does not hold three vouchers');
   console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
+}
+
+// The marketplace's agent client's estimate of one request (PROTOCOL.md §3), in USDC base units
+// (rounded down): input tokens = ceil(characters of all messages / 4), output tokens = max_tokens
+// if the agent gave one, else 500; (input/1000 x inputPer1k + output/1000 x outputPer1k) x 1.2,
+// or inputPer1k x 1.2 for a flat-priced model (output price 0).
+function budget(request, inputPer1k, outputPer1k) {
+  if (outputPer1k === 0n && inputPer1k > 0n) return (inputPer1k * 12n) / 10n;
+  const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  const inputTokens = BigInt(Math.ceil(characters / 4));
+  const outputTokens = BigInt(request.max_tokens ?? 500);
+  return ((inputTokens * inputPer1k + outputTokens * outputPer1k) * 12n) / 10_000n;
+}
+
+// A streamed answer as the provider sends it: data: {chunk} events, data: [DONE], then the
+// figures as comment lines (": X-CHAN-Cost: n").
+function readEventStream(text) {
+  let content = '';
+  let done = false;
+  const comments = {};
+  for (const line of text.split('\n')) {
+    if (line === 'data: [DONE]') {
+      done = true;
+    } else if (line.startsWith('data: ')) {
+      const chunk = JSON.parse(line.slice(6));
+      expect(!chunk.error, `the stream carried an error: ${JSON.stringify(chunk.error)}`);
+      content += chunk.choices?.[0]?.delta?.content ?? '';
+    } else if (line.startsWith(': ')) {
+      const [name, value] = line.slice(2).split(': ');
+      comments[name] = value;
+    }
+  }
+  return { content, done, comments };
 }
 
 function toBaseUnits(decimalUsdc) {

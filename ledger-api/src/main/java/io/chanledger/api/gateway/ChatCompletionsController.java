@@ -24,9 +24,11 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /v1/chat/completions}, paid by the voucher in {@code X-CHAN-Voucher}. Without one:
  * 402 with the payment terms. With one: the request is checked (model, format) before the voucher
- * is touched, then the voucher is admitted by the ledger holding the request's estimated cost,
- * the upstream answers, and the request is settled at its actual cost. A failed upstream call is
- * settled at zero: the voucher stays accepted, nothing is charged.
+ * is touched, then the voucher is admitted by the ledger holding the request's input and a small
+ * output allowance, the request goes upstream exactly as the client sent it, and the request is
+ * settled at its actual cost. An answer that costs more than the voucher covers is charged what
+ * the voucher covers and withheld. A failed upstream call is settled at zero: the voucher stays
+ * accepted, nothing is charged.
  */
 @RestController
 @ConditionalOnGateway
@@ -39,19 +41,16 @@ class ChatCompletionsController {
     private final Metering metering;
     private final StreamRelay relay;
     private final PaymentTerms terms;
-    private final GatewayProperties properties;
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
 
     ChatCompletionsController(PriceList prices, Upstream upstream, Metering metering, StreamRelay relay,
-                              PaymentTerms terms, GatewayProperties properties, ObjectMapper json,
-                              GatewayMetrics metrics) {
+                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics) {
         this.prices = prices;
         this.upstream = upstream;
         this.metering = metering;
         this.relay = relay;
         this.terms = terms;
-        this.properties = properties;
         this.json = json;
         this.metrics = metrics;
     }
@@ -66,13 +65,12 @@ class ChatCompletionsController {
                     "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
                             + "see X-Payment-Docs for how to open a channel and sign vouchers");
         }
-        ChatRequest chat = ChatRequest.parse(readJson(body), properties.defaultMaxTokens());
+        ChatRequest chat = ChatRequest.parse(body, json);
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
         VoucherFields voucher = voucher(voucherHeader);
-        request.setAttribute(GatewayExceptionHandler.PROVIDED_HEADER, voucher.amount());
-        BigInteger estimate = rate.cost(chat.inputTokens(), chat.maxTokens());
-        VoucherReceipt receipt = metering.admit(voucher, estimate);
+        request.setAttribute(GatewayExceptionHandler.VOUCHER_AMOUNT, voucher.amount());
+        VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
         if (chat.stream()) {
             relay.relay(chat, rate, receipt, response);
             return null;
@@ -87,15 +85,15 @@ class ChatCompletionsController {
         }
         Upstream.Usage usage = completion.usage();
         BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
-                : rate.cost(chat.inputTokens(), Tokenizer.count(completion.text()));
+                : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
         RequestSettlement settlement = metering.settle(receipt, cost);
         metrics.charged(settlement.charged());
         HttpHeaders headers = costHeaders(settlement);
         if (settlement.shortfall()) {
             metrics.request("insufficient_funds_post");
-            BigInteger required = settlement.chargedTotal().subtract(settlement.charged()).add(cost);
-            headers.set(GatewayExceptionHandler.REQUIRED_HEADER, required.toString());
-            headers.set(GatewayExceptionHandler.PROVIDED_HEADER, receipt.amount().toString());
+            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
+            headers.set(GatewayExceptionHandler.REQUIRED_HEADER, cost.toString());
+            headers.set(GatewayExceptionHandler.PROVIDED_HEADER, settlement.charged().toString());
             throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "insufficient_funds_post", "the answer cost " + cost
                     + " but the voucher covered only " + settlement.charged() + ", which was charged; the answer is "
                     + "withheld. Send vouchers with a larger buffer", headers.toSingleValueMap());
@@ -117,17 +115,6 @@ class ChatCompletionsController {
         String detail = failure instanceof Upstream.UpstreamException ? failure.getMessage() : "the upstream failed";
         return new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
                 Map.of());
-    }
-
-    private JsonNode readJson(byte[] body) {
-        if (body == null || body.length == 0) {
-            throw GatewayProblem.badRequest("invalid_request", "the body must be a JSON object (OpenAI chat format)");
-        }
-        try {
-            return json.readTree(body);
-        } catch (IOException e) {
-            throw GatewayProblem.badRequest("invalid_request", "the body is not valid JSON");
-        }
     }
 
     private VoucherFields voucher(String header) {

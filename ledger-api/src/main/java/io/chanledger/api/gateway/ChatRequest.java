@@ -1,21 +1,33 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.OptionalLong;
 
 /**
- * A chat completion request as the gateway meters it: the model, whether it streams, the most
- * output tokens it may produce ({@code max_completion_tokens}, else {@code max_tokens}, else the
- * configured default, which is then forwarded), the input tokens counted over the text of every
- * message (non-text parts are not counted), and the text of the last user message.
+ * A chat completion request as the gateway meters it: the bytes the client sent (which go
+ * upstream exactly so), the model, whether it streams and asked for usage in the stream, the
+ * output limit the client set ({@code max_completion_tokens}, else {@code max_tokens}; none when
+ * it set neither, and the gateway adds none), the model's tokenizer, the input tokens counted over
+ * the text of every message (non-text parts are not counted), and the text of the last user message.
  */
-record ChatRequest(ObjectNode body, String model, boolean stream, boolean clientWantsUsage, long maxTokens,
-                   long inputTokens, String lastUserText) {
+record ChatRequest(byte[] sentBody, String model, boolean stream, boolean clientWantsUsage, OptionalLong outputLimit,
+                   Tokenizer tokenizer, long inputTokens, String lastUserText) {
 
     /** Larger limits are refused: no deposit pays for them and they would overflow nothing useful. */
     static final long MAX_TOKENS_LIMIT = 10_000_000;
 
-    static ChatRequest parse(JsonNode body, long defaultMaxTokens) {
+    static ChatRequest parse(byte[] sentBody, ObjectMapper json) {
+        if (sentBody == null || sentBody.length == 0) {
+            throw GatewayProblem.badRequest("invalid_request", "the body must be a JSON object (OpenAI chat format)");
+        }
+        JsonNode body;
+        try {
+            body = json.readTree(sentBody);
+        } catch (IOException e) {
+            throw GatewayProblem.badRequest("invalid_request", "the body is not valid JSON");
+        }
         if (body == null || !body.isObject()) {
             throw GatewayProblem.badRequest("invalid_request", "the body must be a JSON object (OpenAI chat format)");
         }
@@ -27,6 +39,7 @@ record ChatRequest(ObjectNode body, String model, boolean stream, boolean client
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw GatewayProblem.badRequest("invalid_request", "messages must be a non-empty array");
         }
+        Tokenizer tokenizer = Tokenizer.forModel(model.textValue());
         long inputTokens = 0;
         String lastUserText = "";
         for (JsonNode message : messages) {
@@ -34,7 +47,7 @@ record ChatRequest(ObjectNode body, String model, boolean stream, boolean client
                 throw GatewayProblem.badRequest("invalid_request", "every message needs a role and content");
             }
             String text = text(message.get("content"));
-            inputTokens += Tokenizer.count(text);
+            inputTokens += tokenizer.count(text);
             if ("user".equals(message.path("role").textValue())) {
                 lastUserText = text;
             }
@@ -43,25 +56,12 @@ record ChatRequest(ObjectNode body, String model, boolean stream, boolean client
         if (stream != null && !stream.isNull() && !stream.isBoolean()) {
             throw GatewayProblem.badRequest("invalid_request", "stream must be true or false");
         }
-        long maxTokens = maxTokens(body, defaultMaxTokens);
         boolean wantsUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-        return new ChatRequest((ObjectNode) body, model.textValue(), stream != null && stream.asBoolean(false),
-                wantsUsage, maxTokens, inputTokens, lastUserText);
+        return new ChatRequest(sentBody, model.textValue(), stream != null && stream.asBoolean(false), wantsUsage,
+                outputLimit(body), tokenizer, inputTokens, lastUserText);
     }
 
-    /** The body sent upstream: the output limit made explicit, and usage asked for when streaming. */
-    ObjectNode upstreamBody() {
-        ObjectNode copy = body.deepCopy();
-        if (!copy.has("max_completion_tokens") && !copy.has("max_tokens")) {
-            copy.put("max_tokens", maxTokens);
-        }
-        if (stream) {
-            copy.putObject("stream_options").put("include_usage", true);
-        }
-        return copy;
-    }
-
-    private static long maxTokens(JsonNode body, long fallback) {
+    private static OptionalLong outputLimit(JsonNode body) {
         for (String field : new String[] {"max_completion_tokens", "max_tokens"}) {
             JsonNode value = body.get(field);
             if (value == null || value.isNull()) {
@@ -72,9 +72,9 @@ record ChatRequest(ObjectNode body, String model, boolean stream, boolean client
                 throw GatewayProblem.badRequest("invalid_request",
                         field + " must be an integer between 1 and " + MAX_TOKENS_LIMIT);
             }
-            return value.longValue();
+            return OptionalLong.of(value.longValue());
         }
-        return fallback;
+        return OptionalLong.empty();
     }
 
     /** A string content, or the text parts of an array content. */

@@ -1,6 +1,5 @@
 package io.chanledger.api.gateway;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -26,25 +25,17 @@ import org.springframework.web.bind.annotation.RestController;
 class EchoEndpointController {
 
     private final EchoUpstream echo;
-    private final GatewayProperties properties;
     private final ObjectMapper json;
 
     EchoEndpointController(GatewayProperties properties, ObjectMapper json, Clock clock) {
-        this.echo = new EchoUpstream(json, clock, Duration.ZERO);
-        this.properties = properties;
+        this.echo = new EchoUpstream(json, clock, Duration.ZERO, properties.upstream().echoAnswerTokens());
         this.json = json;
     }
 
     @PostMapping("/echo/v1/chat/completions")
     ResponseEntity<Object> complete(@RequestBody(required = false) byte[] body, HttpServletResponse response)
             throws IOException {
-        JsonNode node;
-        try {
-            node = body == null ? null : json.readTree(body);
-        } catch (IOException e) {
-            throw GatewayProblem.badRequest("invalid_request", "the body is not valid JSON");
-        }
-        ChatRequest chat = ChatRequest.parse(node, properties.defaultMaxTokens());
+        ChatRequest chat = ChatRequest.parse(body, json);
         if (!chat.stream()) {
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(echo.complete(chat).body());
         }

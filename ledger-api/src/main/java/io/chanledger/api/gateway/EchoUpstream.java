@@ -10,9 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The built-in backend: answers "Echo: " followed by the last user message, cut to the request's
- * output limit, with usage counted by the {@link Tokenizer} (input over every message's text,
- * output over the answer). Deterministic, so tests and benchmarks can predict every cost. A
- * stream sends one token per chunk, {@code streamDelay} apart.
+ * output limit, or to {@code answerLimit} tokens when it set none (a real model's answers end
+ * too), with usage counted by the request's {@link Tokenizer} (input over every message's text,
+ * as the gateway counts it, output over the answer). Deterministic, so tests and benchmarks can
+ * predict every cost. A stream sends one token per chunk, {@code streamDelay} apart, and reports
+ * usage at its end only when the request asked for it ({@code stream_options.include_usage}), as
+ * OpenAI's API does.
  */
 final class EchoUpstream implements Upstream {
 
@@ -21,24 +24,26 @@ final class EchoUpstream implements Upstream {
     private final ObjectMapper json;
     private final Clock clock;
     private final Duration streamDelay;
+    private final long answerLimit;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong streamsCancelled = new AtomicLong();
     private final AtomicLong chunksProduced = new AtomicLong();
 
-    EchoUpstream(ObjectMapper json, Clock clock, Duration streamDelay) {
+    EchoUpstream(ObjectMapper json, Clock clock, Duration streamDelay, long answerLimit) {
         this.json = json;
         this.clock = clock;
         this.streamDelay = streamDelay;
+        this.answerLimit = answerLimit;
     }
 
-    static String answer(ChatRequest request) {
-        return Tokenizer.truncate(PREFIX + request.lastUserText(), request.maxTokens());
+    private String answer(ChatRequest request) {
+        return request.tokenizer().truncate(PREFIX + request.lastUserText(), request.outputLimit().orElse(answerLimit));
     }
 
     @Override
     public Completion complete(ChatRequest request) {
         String text = answer(request);
-        Usage usage = new Usage(request.inputTokens(), Tokenizer.count(text));
+        Usage usage = new Usage(request.inputTokens(), request.tokenizer().count(text));
         ObjectNode body = json.createObjectNode()
                 .put("id", "chatcmpl-echo-" + ids.incrementAndGet())
                 .put("object", "chat.completion")
@@ -54,7 +59,8 @@ final class EchoUpstream implements Upstream {
     @Override
     public Stream stream(ChatRequest request) {
         String text = answer(request);
-        return new EchoStream(request, text, "chatcmpl-echo-" + ids.incrementAndGet(), Tokenizer.pieces(text));
+        return new EchoStream(request, text, "chatcmpl-echo-" + ids.incrementAndGet(),
+                request.tokenizer().pieces(text));
     }
 
     /** Streams closed before their end: the gateway cancelled them. */
@@ -67,8 +73,9 @@ final class EchoUpstream implements Upstream {
         return chunksProduced.get();
     }
 
-    private static String finishReason(ChatRequest request) {
-        return Tokenizer.count(PREFIX + request.lastUserText()) > request.maxTokens() ? "length" : "stop";
+    private String finishReason(ChatRequest request) {
+        return request.tokenizer().count(PREFIX + request.lastUserText()) > request.outputLimit().orElse(answerLimit)
+                ? "length" : "stop";
     }
 
     private static void putUsage(ObjectNode body, Usage usage) {
@@ -123,9 +130,12 @@ final class EchoUpstream implements Upstream {
                 return new Chunk(last.toString(), "", null, false);
             }
             finished = true;
+            if (!request.clientWantsUsage()) {
+                return null;
+            }
             ObjectNode usageChunk = chunk();
             usageChunk.putArray("choices");
-            Usage usage = new Usage(request.inputTokens(), Tokenizer.count(text));
+            Usage usage = new Usage(request.inputTokens(), request.tokenizer().count(text));
             putUsage(usageChunk, usage);
             return new Chunk(usageChunk.toString(), "", usage, true);
         }

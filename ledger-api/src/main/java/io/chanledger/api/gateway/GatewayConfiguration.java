@@ -43,7 +43,7 @@ class GatewayConfiguration {
     Upstream upstream(GatewayProperties properties, ObjectMapper json, Clock clock) {
         GatewayProperties.Upstream upstream = properties.upstream();
         return switch (upstream.kind().toLowerCase(Locale.ROOT)) {
-            case "echo" -> new EchoUpstream(json, clock, upstream.echoStreamDelay());
+            case "echo" -> new EchoUpstream(json, clock, upstream.echoStreamDelay(), upstream.echoAnswerTokens());
             case "openai" -> {
                 if (GatewayProperties.blank(upstream.baseUrl())) {
                     throw new IllegalStateException("chan.gateway.upstream.base-url is needed for the openai upstream");

@@ -6,6 +6,7 @@ import io.chanledger.api.web.ErrorBodies;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
+import java.math.BigInteger;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,9 +22,11 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Errors of the provider interface, in the OpenAI shape with {@code X-CHAN-Error}. Every voucher
  * rejection is a 402 with the protocol's code and the payment discovery headers;
- * {@code insufficient_funds} adds {@code X-CHAN-Required} and {@code X-CHAN-Provided}. What is
- * not handled here falls through to the service-wide handler, which renders {@code /v1} errors
- * in the same shape.
+ * {@code insufficient_funds} adds, with the deployed providers' meanings, {@code X-CHAN-Required}:
+ * this request's hold (what it needs before the upstream call), and {@code X-CHAN-Provided}: what
+ * the voucher leaves for it, its amount less what the channel was charged (negative when the
+ * amount is below that). What is not handled here falls through to the service-wide handler,
+ * which renders {@code /v1} errors in the same shape.
  */
 @RestControllerAdvice(assignableTypes = {ChatCompletionsController.class, CloseChannelController.class,
         ProviderInfoController.class, EchoEndpointController.class})
@@ -33,6 +36,8 @@ class GatewayExceptionHandler {
 
     static final String REQUIRED_HEADER = "X-CHAN-Required";
     static final String PROVIDED_HEADER = "X-CHAN-Provided";
+    /** Request attribute: the amount of the voucher the request came with, as sent. */
+    static final String VOUCHER_AMOUNT = GatewayExceptionHandler.class.getName() + ".voucherAmount";
 
     private final ObjectProvider<PaymentTerms> terms;
 
@@ -53,11 +58,11 @@ class GatewayExceptionHandler {
     @ExceptionHandler(VoucherRejectedException.class)
     ResponseEntity<Object> rejected(VoucherRejectedException rejection, HttpServletRequest request) {
         HttpHeaders extra = terms.getObject().headers(request);
-        if (rejection.required() != null) {
-            extra.set(REQUIRED_HEADER, rejection.required().toString());
-            Object provided = request.getAttribute(PROVIDED_HEADER);
-            if (provided != null) {
-                extra.set(PROVIDED_HEADER, provided.toString());
+        if (rejection.hold() != null && rejection.charged() != null) {
+            extra.set(REQUIRED_HEADER, rejection.hold().toString());
+            BigInteger amount = amount(request.getAttribute(VOUCHER_AMOUNT));
+            if (amount != null) {
+                extra.set(PROVIDED_HEADER, amount.subtract(rejection.charged()).toString());
             }
         }
         if (rejection.reason() == VoucherRejection.CLAIM_PENDING) {
@@ -68,6 +73,15 @@ class GatewayExceptionHandler {
         }
         return render(request, HttpStatus.PAYMENT_REQUIRED, RejectionCodes.codeOf(rejection.reason()),
                 rejection.getMessage(), extra);
+    }
+
+    /** The voucher's amount, once the ledger has read it as a number (it has, when it judged the funds). */
+    private static BigInteger amount(Object sent) {
+        try {
+            return sent == null ? null : new BigInteger(sent.toString());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)

@@ -14,8 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param providerKeyFile a file holding the key instead, read once at start-up
  * @param publicUrl the gateway's own base URL as agents reach it; taken from each request when unset
  * @param signingUrl the marketplace's {@code /api/chan/signing}; this service's own when unset
- * @param defaultMaxTokens output tokens a request may produce when it names no limit; the limit
- *        is forwarded upstream, so the estimate made before the call bounds the request's cost
  * @param holdTtl how long a request's hold blocks its channel if the request is never settled
  *        (a crash mid-request); longer than any request may take
  * @param echoEndpoint also serve the echo backend, unpaid, at {@code /echo/v1/chat/completions},
@@ -30,7 +28,6 @@ public record GatewayProperties(
         String providerKeyFile,
         String publicUrl,
         String signingUrl,
-        @DefaultValue("1024") int defaultMaxTokens,
         @DefaultValue("15m") Duration holdTtl,
         @DefaultValue("false") boolean echoEndpoint,
         List<Model> models,
@@ -52,7 +49,8 @@ public record GatewayProperties(
      * Where requests are served: {@code kind} {@code echo} (built in) or {@code openai} (any
      * OpenAI-compatible API at {@code baseUrl}, e.g. {@code https://api.openai.com/v1}, with
      * {@code apiKey} from {@code ${CHAN_GATEWAY_UPSTREAM_API_KEY}}). {@code echoStreamDelay}
-     * paces the echo backend's streamed tokens like a real model's.
+     * paces the echo backend's streamed tokens like a real model's; {@code echoAnswerTokens} is the
+     * longest answer it gives a request that sets no output limit.
      */
     public record Upstream(
             @DefaultValue("echo") String kind,
@@ -60,7 +58,8 @@ public record GatewayProperties(
             String apiKey,
             @DefaultValue("5s") Duration connectTimeout,
             @DefaultValue("120s") Duration timeout,
-            @DefaultValue("0ms") Duration echoStreamDelay) {
+            @DefaultValue("0ms") Duration echoStreamDelay,
+            @DefaultValue("256") int echoAnswerTokens) {
 
         @Override
         public String toString() {

@@ -14,10 +14,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
- * A paid request's two steps in the ledger. Before the upstream call the voucher goes through
- * the ledger's own admission with the request's estimated cost as its hold; afterwards the
- * request is settled with its actual cost (zero when it failed), which the Channel aggregate
- * charges at most up to what the vouched amount leaves.
+ * A paid request's steps in the ledger. Before the upstream call the voucher goes through the
+ * ledger's own admission with the request's hold (its input and a small output allowance); a
+ * streamed answer raises that hold before it sends past it; afterwards the request is settled
+ * with its actual cost (zero when it failed), which the Channel aggregate charges at most up to
+ * what the vouched amount leaves beside the charged total and the other requests' holds.
  */
 @Component
 @ConditionalOnGateway
@@ -38,10 +39,25 @@ class Metering {
         this.provider = identity.address();
     }
 
-    VoucherReceipt admit(VoucherFields voucher, BigInteger estimate) {
+    VoucherReceipt admit(VoucherFields voucher, BigInteger hold) {
         long holdUntil = clock.instant().plus(holdTtl).getEpochSecond();
         return admission.admit(voucher.channelId(), voucher.amount(), voucher.nonce(), voucher.signature(),
-                new MeteredRequest(estimate, holdUntil, provider));
+                new MeteredRequest(hold, holdUntil, provider));
+    }
+
+    /**
+     * Raises the request's hold toward {@code wanted}; answers the hold granted. When the ledger
+     * cannot be reached the hold stays as it was ({@code current}): the stream then stops at what
+     * it holds rather than send what might not be paid for.
+     */
+    BigInteger raiseHold(VoucherReceipt receipt, BigInteger current, BigInteger wanted) {
+        try {
+            return admission.raiseHold(receipt.channelId(), receipt.nonce(), wanted);
+        } catch (RuntimeException e) {
+            log.warn("could not raise the hold of voucher {} on channel {}: {}", receipt.nonce(), receipt.channelId(),
+                    e.toString());
+            return current;
+        }
     }
 
     /**

@@ -16,8 +16,11 @@ import java.time.Duration;
 
 /**
  * Any OpenAI-compatible chat completions API at {@code baseUrl} ({@code POST {baseUrl}/chat/completions}).
- * The API key goes in the Authorization header and nowhere else. A stream is read line by line as
- * server-sent events; closing it early closes the connection, which cancels the upstream request.
+ * The request body goes up byte for byte as the client sent it: the gateway adds no output limit
+ * and asks for no usage the client did not ask for, so the answer is the one the client would
+ * have had from the upstream directly. The API key goes in the Authorization header and nowhere
+ * else. A stream is read line by line as server-sent events; closing it early closes the
+ * connection, which cancels the upstream request.
  */
 final class OpenAiUpstream implements Upstream {
 
@@ -63,7 +66,7 @@ final class OpenAiUpstream implements Upstream {
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", accept)
-                .POST(HttpRequest.BodyPublishers.ofString(request.upstreamBody().toString()));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(request.sentBody()));
         if (!GatewayProperties.blank(apiKey)) {
             builder.header("Authorization", "Bearer " + apiKey);
         }

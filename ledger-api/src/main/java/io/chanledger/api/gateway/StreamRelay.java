@@ -17,12 +17,18 @@ import org.springframework.stereotype.Component;
  * {@code data: {json}}, then {@code data: [DONE]}, then the cost as SSE comment lines
  * ({@code : X-CHAN-Cost: n}, {@code : X-CHAN-Total: n}, {@code : X-CHAN-Remaining: n}).
  *
- * <p>Billing: a stream that ran to its end costs the upstream's reported usage (the gateway's own
- * count when it reported none). A stream the client left, or that the upstream broke off, costs
- * the input and the output tokens written out before it ended, and the upstream request is
- * cancelled at once. A stream whose upstream fails before any content costs nothing. A chunk
- * that would take the cost past what the voucher covers is not sent: the stream stops there with
- * {@code : X-CHAN-Error: insufficient_funds_post}.
+ * <p>Holds: a stream is sent before it is settled, so it never sends what its hold in the ledger
+ * does not cover. It starts with the hold of its admission; before a chunk would take its cost
+ * past it, it asks the Channel aggregate to raise the hold (to twice the output it held, so a long
+ * answer asks a few times only), and the aggregate grants what the voucher leaves beside the
+ * charged total and the other requests' holds. A chunk the hold cannot cover is not sent: the
+ * stream stops there with {@code : X-CHAN-Error: insufficient_funds_post}.
+ *
+ * <p>Billing: a stream that ran to its end costs the upstream's reported usage when there is one
+ * (the client asked for it with {@code stream_options.include_usage}), else the input and the
+ * output counted by the model's tokenizer. A stream the client left, or that the upstream broke
+ * off, costs the input and the output written out before it ended, and the upstream request is
+ * cancelled at once. A stream whose upstream fails before any content costs nothing.
  */
 @Component
 @ConditionalOnGateway
@@ -87,6 +93,7 @@ class StreamRelay {
     private Outcome pump(Upstream.Stream stream, ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt,
                          OutputStream out) {
         Outcome outcome = new Outcome(new Sink(out));
+        RunningHold hold = new RunningHold(chat, rate, receipt);
         try (stream) {
             while (true) {
                 Upstream.Chunk chunk;
@@ -107,9 +114,8 @@ class StreamRelay {
                 if (chunk.usageOnly() && !chat.clientWantsUsage()) {
                     continue;
                 }
-                long tokens = Tokenizer.count(chunk.text());
-                if (tokens > 0 && rate.cost(chat.inputTokens(), outcome.delivered + tokens)
-                        .compareTo(receipt.coverage()) > 0) {
+                long tokens = chat.tokenizer().count(chunk.text());
+                if (tokens > 0 && !hold.covers(outcome.deliveredTokens + tokens)) {
                     outcome.cut = true;
                     return outcome;
                 }
@@ -117,14 +123,54 @@ class StreamRelay {
                     outcome.clientGone = true;
                     return outcome;
                 }
-                outcome.delivered += tokens;
+                outcome.deliveredTokens += tokens;
+                outcome.deliveredText.append(chunk.text());
             }
+        }
+    }
+
+    /** What a running stream holds in the ledger, raised as its answer grows. */
+    private final class RunningHold {
+        private final ChatRequest chat;
+        private final PriceList.ModelRate rate;
+        private final VoucherReceipt receipt;
+        private BigInteger held;
+        private long heldOutput;
+        private boolean exhausted;
+
+        RunningHold(ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt) {
+            this.chat = chat;
+            this.rate = rate;
+            this.receipt = receipt;
+            this.held = receipt.hold();
+            this.heldOutput = Math.min(PriceList.HELD_OUTPUT_TOKENS, chat.outputLimit().orElse(Long.MAX_VALUE));
+        }
+
+        /** Whether the hold covers the input and {@code outputTokens}, after raising it if it did not. */
+        boolean covers(long outputTokens) {
+            BigInteger needed = rate.cost(chat.inputTokens(), outputTokens);
+            if (needed.compareTo(held) <= 0) {
+                return true;
+            }
+            if (exhausted) {
+                return false;
+            }
+            long output = Math.max(outputTokens, Math.min(2 * heldOutput,
+                    chat.outputLimit().orElse(Long.MAX_VALUE)));
+            BigInteger wanted = rate.cost(chat.inputTokens(), output);
+            BigInteger granted = metering.raiseHold(receipt, held, wanted);
+            held = held.max(granted);
+            heldOutput = output;
+            // less than asked: the voucher has no more room, asking again would only cost a command
+            exhausted = granted.compareTo(wanted) < 0;
+            return needed.compareTo(held) <= 0;
         }
     }
 
     private static final class Outcome {
         final Sink sink;
-        long delivered;
+        final StringBuilder deliveredText = new StringBuilder();
+        long deliveredTokens;
         Upstream.Usage usage;
         boolean completed;
         boolean clientGone;
@@ -139,10 +185,11 @@ class StreamRelay {
             if (completed && usage != null) {
                 return rate.cost(usage.promptTokens(), usage.completionTokens());
             }
-            if (failed && delivered == 0) {
+            if (failed && deliveredTokens == 0) {
                 return BigInteger.ZERO;
             }
-            return rate.cost(chat.inputTokens(), delivered);
+            // counted over the whole delivered text: a tokenizer counts a text in one piece as the model does
+            return rate.cost(chat.inputTokens(), chat.tokenizer().count(deliveredText.toString()));
         }
     }
 

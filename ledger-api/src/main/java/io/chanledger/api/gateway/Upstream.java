@@ -34,7 +34,8 @@ interface Upstream {
     /**
      * One server-sent event of a stream: {@code data} is the JSON as received, {@code text} the
      * content it adds, {@code usage} set on the chunk that reports usage; {@code usageOnly} for a
-     * chunk that carries nothing but usage (sent because the gateway asked for it).
+     * chunk that carries nothing but usage (sent because the client asked for it, or by an
+     * upstream that always reports usage).
      */
     record Chunk(String data, String text, Usage usage, boolean usageOnly) {
     }

@@ -6,6 +6,7 @@ import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannelProvisionally;
+import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
@@ -115,6 +116,15 @@ public class VoucherAdmission {
      */
     public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost) {
         SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
+        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
+    }
+
+    /**
+     * Raises the hold of the running request a metered voucher paid for toward {@code wanted}, as
+     * far as the channel's room allows; answers the hold it now has (zero when it is not running).
+     */
+    public BigInteger raiseHold(String channelId, BigInteger nonce, BigInteger wanted) {
+        RaiseHold command = new RaiseHold(channelId, nonce, wanted, clock.instant().getEpochSecond());
         return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
     }
 

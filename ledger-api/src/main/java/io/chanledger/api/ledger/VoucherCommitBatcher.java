@@ -4,6 +4,7 @@ import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
+import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.VoucherReceipt;
@@ -11,6 +12,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,8 +48,8 @@ import org.springframework.stereotype.Component;
  *
  * <p>Vouchers are routed to workers by channel, so a channel's vouchers keep their arrival order
  * and two workers never wait on each other's locks. The provider gateway's settlements of paid
- * requests ride the same batches, for the same reason: one commit per request is what limits
- * paid throughput.
+ * requests (and the raised holds of its streams) ride the same batches, for the same reason: one
+ * commit per request is what limits paid throughput.
  */
 @Component
 class VoucherCommitBatcher {
@@ -101,6 +103,13 @@ class VoucherCommitBatcher {
         CompletableFuture<Object> reply = new CompletableFuture<>();
         enqueue(new Pending(command, command.channelId(), reply, 0));
         return reply.thenApply(RequestSettlement.class::cast);
+    }
+
+    /** Raises a streamed request's hold in the next shared commit; completes once that commit has succeeded. */
+    CompletableFuture<BigInteger> submit(RaiseHold command) {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        enqueue(new Pending(command, command.channelId(), reply, 0));
+        return reply.thenApply(BigInteger.class::cast);
     }
 
     private void enqueue(Pending pending) {

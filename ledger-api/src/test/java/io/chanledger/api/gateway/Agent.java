@@ -21,6 +21,9 @@ import org.web3j.utils.Numeric;
  */
 final class Agent {
 
+    /** The system message of {@link #chatBody}. */
+    static final String SYSTEM_PROMPT = "Be brief.";
+
     final Credentials wallet;
     private final Devnet devnet;
     private final String baseUrl;
@@ -69,6 +72,12 @@ final class Agent {
         return authorised;
     }
 
+    /** The running total to sign next as the marketplace's client signs it: the previous one plus this estimate. */
+    BigInteger budget(BigInteger estimate) {
+        authorised = authorised.add(estimate);
+        return authorised;
+    }
+
     /** The next voucher of this agent's channel, for a running total of {@code amount}. */
     String nextVoucher(BigInteger amount) {
         return voucher(channelId, amount, ++nonce);
@@ -95,7 +104,7 @@ final class Agent {
     }
 
     static String chatBody(String model, String content, Integer maxTokens, boolean stream) {
-        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"system\",\"content\":\"" + SYSTEM_PROMPT + "\"},"
                 + "{\"role\":\"user\",\"content\":\"" + content + "\"}]"
                 + (maxTokens == null ? "" : ",\"max_tokens\":" + maxTokens)
                 + (stream ? ",\"stream\":true" : "") + "}";

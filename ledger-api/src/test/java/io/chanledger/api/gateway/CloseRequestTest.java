@@ -27,7 +27,7 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
 class CloseRequestTest extends LedgerIntegrationTest {
 
     private static final String FLAT_MODEL = "echo-flat";
-    private static final String PROMPT = "a prompt long enough to cost a noticeable flat amount per request, please";
+    private static final String PROMPT = "a request to a flat-priced model, which costs the same whatever its length";
 
     @Autowired
     ProviderIdentity identity;
@@ -46,8 +46,8 @@ class CloseRequestTest extends LedgerIntegrationTest {
     }
 
     private Http.Reply pay(Agent agent, BigInteger total) {
-        BigInteger estimate = GatewayFlowTest.estimate(prices, FLAT_MODEL, PROMPT, 64);
-        return agent.chat(agent.nextVoucher(agent.authorise(total.add(estimate))),
+        BigInteger hold = GatewayFlowTest.hold(prices, FLAT_MODEL, PROMPT, null);
+        return agent.chat(agent.nextVoucher(agent.authorise(total.add(hold))),
                 Agent.chatBody(FLAT_MODEL, PROMPT, null, false));
     }
 

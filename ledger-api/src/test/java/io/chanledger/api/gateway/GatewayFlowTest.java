@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
@@ -30,7 +31,8 @@ class GatewayFlowTest extends LedgerIntegrationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration LEDGER_WAIT = Duration.ofSeconds(30);
-    private static final BigInteger BUFFER = BigInteger.valueOf(20_000);
+    /** The echo backend's longest answer to a request without an output limit (application-test.yml). */
+    static final int ECHO_ANSWER_TOKENS = 256;
 
     @Autowired
     ProviderIdentity identity;
@@ -39,15 +41,26 @@ class GatewayFlowTest extends LedgerIntegrationTest {
     @Autowired
     ChannelHistory history;
 
-    static BigInteger cost(PriceList prices, String model, String content, int maxTokens) {
-        long in = Tokenizer.count("Be brief.") + Tokenizer.count(content);
-        long out = Tokenizer.count(Tokenizer.truncate(EchoUpstream.PREFIX + content, maxTokens));
-        return prices.model(model).orElseThrow().cost(in, out);
+    /** The echo backend's answer to {@link Agent#chatBody} with {@code content}, cut to {@code answerLimit} tokens. */
+    static String echoAnswer(String model, String content, long answerLimit) {
+        return Tokenizer.forModel(model).truncate(EchoUpstream.PREFIX + content, answerLimit);
     }
 
-    static BigInteger estimate(PriceList prices, String model, String content, int maxTokens) {
-        long in = Tokenizer.count("Be brief.") + Tokenizer.count(content);
-        return prices.model(model).orElseThrow().cost(in, maxTokens);
+    static long inputTokens(String model, String content) {
+        Tokenizer tokenizer = Tokenizer.forModel(model);
+        return tokenizer.count(Agent.SYSTEM_PROMPT) + tokenizer.count(content);
+    }
+
+    /** What the echo backend's answer to {@link Agent#chatBody} costs, answers cut to {@code answerLimit} tokens. */
+    static BigInteger cost(PriceList prices, String model, String content, long answerLimit) {
+        long out = Tokenizer.forModel(model).count(echoAnswer(model, content, answerLimit));
+        return prices.model(model).orElseThrow().cost(inputTokens(model, content), out);
+    }
+
+    /** What such a request holds before the upstream call. */
+    static BigInteger hold(PriceList prices, String model, String content, Integer maxTokens) {
+        return prices.model(model).orElseThrow().hold(inputTokens(model, content),
+                maxTokens == null ? OptionalLong.empty() : OptionalLong.of(maxTokens));
     }
 
     static ChannelState awaitState(ChannelHistory history, String channelId, java.util.function.Predicate<ChannelState> test,
@@ -89,14 +102,16 @@ class GatewayFlowTest extends LedgerIntegrationTest {
         BigInteger consumerAfterOpen = devnet.balanceOf(agent.address());
         awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
 
+        // vouchers budgeted as the marketplace's client does; no max_tokens unless the agent asks for one
+        PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         BigInteger total = BigInteger.ZERO;
         List<String> prompts = List.of("hello there", "what is a payment channel, in one line?", "thanks, bye now");
         for (String prompt : prompts) {
-            BigInteger voucher = agent.authorise(total.add(estimate(prices, "echo-1", prompt, 64)).add(BUFFER));
+            BigInteger voucher = agent.budget(ClientBudget.estimate(rate, prompt, null));
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            BigInteger cost = cost(prices, "echo-1", prompt, 64);
+            BigInteger cost = cost(prices, "echo-1", prompt, ECHO_ANSWER_TOKENS);
             total = total.add(cost);
             assertThat(reply.json().path("choices").path(0).path("message").path("content").asText())
                     .isEqualTo("Echo: " + prompt);
@@ -105,16 +120,21 @@ class GatewayFlowTest extends LedgerIntegrationTest {
             assertThat(header(reply, "X-CHAN-Remaining")).isEqualTo(deposit.subtract(total).toString());
             assertThat(header(reply, "X-CHAN-Channel")).isEqualTo(agent.channelId);
         }
-        for (String prompt : List.of("stream me a few words please", "and one more time")) {
-            BigInteger voucher = agent.authorise(total.add(estimate(prices, "echo-1", prompt, 16)).add(BUFFER));
-            Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, 16, true));
+        List<Integer> limits = Arrays.asList(16, null);
+        List<String> streamed = List.of("stream me a few words please", "and one more time");
+        for (int i = 0; i < streamed.size(); i++) {
+            String prompt = streamed.get(i);
+            Integer limit = limits.get(i);
+            BigInteger voucher = agent.budget(ClientBudget.estimate(rate, prompt, limit));
+            Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, limit, true));
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             assertThat(reply.contentType()).startsWith("text/event-stream");
             Sse sse = Sse.parse(reply.body());
-            BigInteger cost = cost(prices, "echo-1", prompt, 16);
+            long answerLimit = limit == null ? ECHO_ANSWER_TOKENS : limit;
+            BigInteger cost = cost(prices, "echo-1", prompt, answerLimit);
             total = total.add(cost);
-            assertThat(sse.text()).isEqualTo(Tokenizer.truncate("Echo: " + prompt, 16));
+            assertThat(sse.text()).isEqualTo(echoAnswer("echo-1", prompt, answerLimit));
             assertThat(sse.doneBeforeComments()).isTrue();
             assertThat(sse.comment("X-CHAN-Cost")).isEqualTo(cost.toString());
             assertThat(sse.comment("X-CHAN-Total")).isEqualTo(total.toString());

@@ -75,7 +75,7 @@ class GatewayStreamTest extends LedgerIntegrationTest {
 
         RequestSettled settled = Await.value(Duration.ofSeconds(20), "the cut stream to be settled",
                 () -> settlement(channelId).orElse(null));
-        long input = Tokenizer.count("Be brief.") + Tokenizer.count(prompt);
+        long input = GatewayFlowTest.inputTokens("echo-1", prompt);
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         assertThat(settled.cost()).isLessThan(rate.cost(input, maxTokens));
         assertThat(LongStream.range(received, maxTokens).mapToObj(k -> rate.cost(input, k)))

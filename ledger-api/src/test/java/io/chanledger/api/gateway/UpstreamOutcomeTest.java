@@ -8,6 +8,7 @@ import io.chanledger.api.ledger.ChannelHistory;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
+import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.OpenChannel;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
@@ -27,9 +28,10 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 /**
  * What the gateway does with an OpenAI-compatible upstream's answers: failures cost nothing, a
- * cost beyond what the voucher covers is charged only up to the voucher, and the request goes up
- * with its output limit and the API key. The gateway's controller is wired to a stub upstream on
- * loopback, with the application's own ledger, metering and error handling.
+ * cost beyond what the voucher covers is charged only up to the voucher, a stream stops where its
+ * hold can grow no further, and the request goes up exactly as the client sent it, with the API
+ * key. The gateway's controller is wired to a stub upstream on loopback, with the application's
+ * own ledger, metering and error handling.
  */
 class UpstreamOutcomeTest extends LedgerIntegrationTest {
 
@@ -48,8 +50,6 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     @Autowired
     GatewayMetrics metrics;
     @Autowired
-    GatewayProperties properties;
-    @Autowired
     ObjectProvider<PaymentTerms> terms;
     @Autowired
     ObjectMapper json;
@@ -64,7 +64,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
         OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), "test-upstream-key", Duration.ofSeconds(2),
                 Duration.ofSeconds(10), json);
         ChatCompletionsController controller = new ChatCompletionsController(prices, upstream, metering,
-                new StreamRelay(upstream, metering, metrics), terms.getObject(), properties, json, metrics);
+                new StreamRelay(upstream, metering, metrics), terms.getObject(), json, metrics);
         gateway = MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
                 .build();
         channelId = Channels.randomChannelId();
@@ -113,8 +113,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     @Test
     void aCostBeyondWhatTheVoucherCoversIsChargedUpToTheVoucherAndTheAnswerWithheld() throws Exception {
         stub.promptTokens = 1_000_000;
-        long estimate = prices.model("echo-1").orElseThrow().cost(Tokenizer.count("Be brief. hi"), 64).longValueExact();
-        long amount = estimate + 500;
+        long amount = GatewayFlowTest.hold(prices, "echo-1", "hi", null).longValueExact() + 500;
 
         MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", null, false));
 
@@ -123,28 +122,31 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
         assertThat(reply.getHeader("X-CHAN-Error")).isEqualTo("insufficient_funds_post");
         assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(Long.toString(amount));
         assertThat(reply.getHeader("X-CHAN-Total")).isEqualTo(Long.toString(amount));
-        assertThat(reply.getHeader("X-CHAN-Required")).isEqualTo(cost.toString());
-        assertThat(reply.getHeader("X-CHAN-Provided")).isEqualTo(Long.toString(amount));
+        assertThat(reply.getHeader("X-CHAN-Required")).as("the answer's cost").isEqualTo(cost.toString());
+        assertThat(reply.getHeader("X-CHAN-Provided")).as("what the voucher left for it").isEqualTo(Long.toString(amount));
         assertThat(reply.getContentAsString()).doesNotContain("stub answer");
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(amount));
     }
 
     @Test
-    void aStreamThatWouldOutrunTheVoucherIsCutBeforeTheChunkThatExceedsIt() throws Exception {
+    void aStreamRaisesItsHoldAndStopsBeforeTheChunkTheVoucherCannotCover() throws Exception {
         stub.mode = StubUpstream.Mode.SLOW_STREAM;
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
-        long input = Tokenizer.count("Be brief. hi");
-        long amount = rate.cost(input, 10).longValueExact();
+        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        // every chunk " wordN" is two tokens: the voucher covers thirty chunks, ten more than its first hold
+        BigInteger amount = rate.cost(input, 60);
 
-        MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", 10, true));
+        MockHttpServletResponse reply = chat(amount.longValueExact(), 1, Agent.chatBody("echo-1", "hi", null, true));
 
         String body = reply.getContentAsString();
         long chunks = body.lines().filter(l -> l.startsWith("data: {")).count();
         assertThat(reply.getStatus()).isEqualTo(200);
-        assertThat(chunks).isEqualTo(10);
-        assertThat(body).contains(": X-CHAN-Error: insufficient_funds_post", "data: [DONE]",
-                ": X-CHAN-Cost: " + rate.cost(input, 10));
-        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(rate.cost(input, 10));
+        assertThat(chunks).isEqualTo(30);
+        assertThat(body).contains(": X-CHAN-Error: insufficient_funds_post", "data: [DONE]", ": X-CHAN-Cost: " + amount);
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(amount);
+        assertThat(history.events(channelId).stream().map(e -> e.getPayload()))
+                .filteredOn(HoldRaised.class::isInstance).singleElement()
+                .satisfies(e -> assertThat(((HoldRaised) e).hold()).isEqualTo(amount));
         Await.until(Duration.ofSeconds(20), "the upstream stream to be hung up", stub.clientHungUp::get);
     }
 
@@ -163,11 +165,24 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void theRequestGoesUpstreamWithTheAppliedOutputLimitAndTheApiKey() throws Exception {
-        chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, false));
+    void theRequestGoesUpstreamExactlyAsTheClientSentItWithTheApiKey() throws Exception {
+        String sent = "{ \"model\": \"echo-1\",\n  \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}],"
+                + " \"temperature\": 0.70 }";
+
+        assertThat(chat(100_000, 1, sent).getStatus()).isEqualTo(200);
 
         assertThat(stub.lastAuthorization).isEqualTo("Bearer test-upstream-key");
-        assertThat(json.readTree(stub.lastBody).path("max_tokens").asLong()).isEqualTo(properties.defaultMaxTokens());
-        assertThat(json.readTree(stub.lastBody).path("model").asText()).isEqualTo("echo-1");
+        assertThat(stub.lastBody).isEqualTo(sent);
+    }
+
+    @Test
+    void aStreamGoesUpstreamExactlyAsTheClientSentIt() throws Exception {
+        stub.mode = StubUpstream.Mode.SLOW_STREAM;
+        String sent = Agent.chatBody("echo-1", "hi", null, true);
+        long hold = GatewayFlowTest.hold(prices, "echo-1", "hi", null).longValueExact();
+
+        assertThat(chat(hold, 1, sent).getStatus()).isEqualTo(200);
+
+        assertThat(stub.lastBody).isEqualTo(sent).doesNotContain("max_tokens", "stream_options");
     }
 }

@@ -78,12 +78,12 @@ class WatchtowerTest extends LedgerIntegrationTest {
         BigInteger total = BigInteger.ZERO;
         List<BigInteger> vouchers = new java.util.ArrayList<>();
         for (String prompt : List.of("first question", "second, longer question about channels")) {
-            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.estimate(prices, "echo-1", prompt, 64))
+            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.hold(prices, "echo-1", prompt, null))
                     .add(BigInteger.valueOf(5_000)));
             vouchers.add(voucher);
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, 64));
+            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
         }
         assertThat(claims.ofChannel(agent.channelId)).as("not due while the expiry is beyond the margin").isEmpty();
         BigInteger providerBefore = devnet.balanceOf(provider);
@@ -205,7 +205,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
             Credentials wallet = Credentials.create(Keys.createEcKeyPair());
             String key = wallet.getEcKeyPair().getPrivateKey().toString(16);
             return ProviderIdentity.load(new GatewayProperties(true, "other", "", "0".repeat(64 - key.length()) + key,
-                    null, null, null, 64, Duration.ofMinutes(10), false, List.of(), null, null));
+                    null, null, null, Duration.ofMinutes(10), false, List.of(), null, null));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -166,7 +166,7 @@ class ChannelAggregate {
         if (amount.compareTo(required) < 0) {
             throw new VoucherRejectedException(VoucherRejection.INSUFFICIENT_FUNDS, "amount " + amount
                     + " does not cover the charged " + chargedTotal + ", the running requests' " + held
-                    + " and this request's " + hold, required);
+                    + " and this request's " + hold, required, hold, chargedTotal);
         }
         BigInteger increment = amount.subtract(highestAmount);
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
@@ -198,8 +198,8 @@ class ChannelAggregate {
     }
 
     /**
-     * Charges the settled request at most what the vouched amount leaves beside the charged total
-     * and the other running holds, so the charged total never passes the highest voucher.
+     * Charges the settled request at most its room (see {@link #roomOf}), so the charged total never
+     * passes the highest voucher and no request is charged what another one holds.
      */
     @CommandHandler
     RequestSettlement handle(SettleRequest command) {
@@ -211,13 +211,47 @@ class ChannelAggregate {
             return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, chargedTotal, deposit,
                     deposit.subtract(chargedTotal), false);
         }
-        BigInteger room = highestAmount.subtract(chargedTotal).subtract(heldAt(command.settledAt(), command.nonce()))
-                .max(BigInteger.ZERO);
-        BigInteger charged = cost.min(room);
+        BigInteger charged = cost.min(roomOf(command.nonce(), command.settledAt(), command.closeExposure()));
         BigInteger total = chargedTotal.add(charged);
         apply(new RequestSettled(channelId, command.nonce(), cost, charged, total, command.settledAt()));
         return new RequestSettlement(channelId, command.nonce(), cost, charged, total, deposit, deposit.subtract(total),
                 true);
+    }
+
+    /**
+     * Raises a running request's hold toward what it asks for, as far as its room allows. A
+     * streamed answer is sent chunk by chunk before it is settled, so it raises its hold before
+     * sending past it: what it holds, no concurrent request can be charged.
+     */
+    @CommandHandler
+    BigInteger handle(RaiseHold command) {
+        RequestHold current = holds.get(command.nonce());
+        if (current == null) {
+            return BigInteger.ZERO;
+        }
+        BigInteger granted = command.wanted()
+                .min(roomOf(command.nonce(), command.raisedAt(), command.closeExposure()))
+                .max(current.amount());
+        if (granted.compareTo(current.amount()) > 0) {
+            apply(new HoldRaised(channelId, command.nonce(), granted, command.raisedAt()));
+        }
+        return granted;
+    }
+
+    /**
+     * The most the running request of voucher {@code nonce} may be charged in all at {@code now}:
+     * the highest voucher less the charged total and the other running requests' holds; while a
+     * close authorization the consumer did not prove to have asked for is outstanding, also no more
+     * than {@code closeExposure} above it, less those holds.
+     */
+    private BigInteger roomOf(BigInteger nonce, long now, BigInteger closeExposure) {
+        BigInteger others = heldAt(now, nonce);
+        BigInteger room = highestAmount.subtract(chargedTotal).subtract(others);
+        BigInteger floor = unprovenCloses.floor();
+        if (floor != null) {
+            room = room.min(floor.add(closeExposure).subtract(chargedTotal).subtract(others));
+        }
+        return room.max(BigInteger.ZERO);
     }
 
     /** What unsettled requests hold at {@code now}, leaving out the request of voucher {@code except}. */
@@ -340,6 +374,11 @@ class ChannelAggregate {
         if (event.metered()) {
             holds.put(event.nonce(), new RequestHold(event.hold(), event.holdUntil() == null ? 0 : event.holdUntil()));
         }
+    }
+
+    @EventSourcingHandler
+    void on(HoldRaised event) {
+        holds.computeIfPresent(event.nonce(), (nonce, hold) -> new RequestHold(event.hold(), hold.until()));
     }
 
     @EventSourcingHandler

@@ -4,12 +4,12 @@ import java.math.BigInteger;
 
 /**
  * The paid request a metered voucher is sent with, at the gateway of {@code provider} (lowercase
- * address; a voucher for another provider's channel is refused): {@code hold} base units (the
- * request's estimated cost) are reserved for it until it is settled, or until {@code holdUntil}
- * (epoch seconds) passes, so that concurrent requests on one channel cannot spend the same room
- * twice. {@code closeExposure}: how far the channel may be charged above a close authorization
- * handed out on a request that did not prove it came from the consumer, before that
- * authorization is voided by a claim.
+ * address; a voucher for another provider's channel is refused): {@code hold} base units (what
+ * the request needs before its cost is known) are reserved for it until it is settled, or until
+ * {@code holdUntil} (epoch seconds) passes, so that concurrent requests on one channel cannot
+ * spend the same room twice. {@code closeExposure}: how far the channel may be charged above a
+ * close authorization handed out on a request that did not prove it came from the consumer,
+ * before that authorization is voided by a claim.
  */
 public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
 

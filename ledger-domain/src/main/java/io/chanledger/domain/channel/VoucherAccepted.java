@@ -7,8 +7,9 @@ import java.math.BigInteger;
  * is what this voucher added to the previous highest one. {@code acceptedAt} in epoch seconds.
  *
  * <p>For a metered voucher (one that pays for a request at the provider gateway) {@code hold} is
- * the request's estimated cost, reserved until {@code holdUntil} or until the request is settled
- * ({@link RequestSettled}), and {@code chargedTotal} what the channel had been charged when the
+ * what the request reserves before its cost is known (a streamed answer may raise it, {@link
+ * HoldRaised}), until {@code holdUntil} or until the request is settled ({@link RequestSettled}),
+ * and {@code chargedTotal} what the channel had been charged when the
  * voucher was accepted. All three are null for a plain voucher, and in events recorded before
  * metering existed.
  */

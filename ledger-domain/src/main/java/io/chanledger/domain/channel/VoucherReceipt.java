@@ -7,9 +7,10 @@ import java.math.BigInteger;
  * already been accepted: the answer is the same as the first time and nothing new was recorded.
  *
  * <p>For a metered voucher: {@code chargedTotal} is what the channel had been charged when it was
- * accepted, {@code hold} the reservation made for the request, and {@code coverage} the most the
- * request can be charged (the voucher's amount less the charged total and the other requests'
- * holds). Null for a plain voucher.
+ * accepted, {@code hold} the reservation made for the request, and {@code coverage} what the
+ * voucher left for the request when it was accepted (its amount less the charged total and the
+ * other requests' holds; what it is charged in the end is decided when it is settled). Null for a
+ * plain voucher.
  */
 public record VoucherReceipt(
         String channelId,

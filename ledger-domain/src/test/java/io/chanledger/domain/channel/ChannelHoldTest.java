@@ -1,0 +1,162 @@
+package io.chanledger.domain.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.chanledger.domain.chain.ChainRef;
+import java.math.BigInteger;
+import org.axonframework.test.aggregate.AggregateTestFixture;
+import org.axonframework.test.aggregate.FixtureConfiguration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A running request's hold at the provider gateway: a small one at admission (the input and a
+ * small output allowance), raised by a streamed answer before it sends past it, and the room a
+ * request may be charged at settlement, which no concurrent request's hold is part of.
+ */
+class ChannelHoldTest {
+
+    private static final String CHANNEL = "0x823da9a7690a95c075e42809132b9efebb72c0f77beca597e756b6033b7c036a";
+    private static final String CONSUMER = "0x5315f457a01c71a5d7ee87da126af57e8cdeda47";
+    private static final String PROVIDER = "0x888a81f924fee3dd0be6367484caa4e91ad34a3f";
+    private static final BigInteger DEPOSIT = BigInteger.valueOf(10_000_000);
+    private static final long EXPIRY = 1_700_086_400L;
+    private static final long NOW = EXPIRY - 3_600;
+    private static final long HOLD_UNTIL = NOW + 600;
+    private static final ChainRef OPEN_REF = new ChainRef(100, "0x" + "0".repeat(63) + "1", "0x" + "0".repeat(63) + "2", 0);
+    private static final String SIG = "0x" + "ab".repeat(65);
+    private static final long EXPOSURE = MeteredRequest.DEFAULT_CLOSE_EXPOSURE.longValueExact();
+
+    private FixtureConfiguration<ChannelAggregate> fixture;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new AggregateTestFixture<>(ChannelAggregate.class);
+    }
+
+    private static BigInteger units(long value) {
+        return BigInteger.valueOf(value);
+    }
+
+    private static ChannelOpened opened() {
+        return new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, EXPIRY, OPEN_REF, false, BigInteger.ZERO);
+    }
+
+    private static VoucherAccepted held(long amount, long nonce, long increment, long hold, long chargedTotal) {
+        return new VoucherAccepted(CHANNEL, units(amount), units(nonce), SIG, units(increment), NOW, units(hold),
+                HOLD_UNTIL, units(chargedTotal));
+    }
+
+    private static RequestSettled settled(long nonce, long cost, long charged, long total) {
+        return new RequestSettled(CHANNEL, units(nonce), units(cost), units(charged), units(total), NOW + 5);
+    }
+
+    private static RaiseHold raise(long nonce, long wanted) {
+        return new RaiseHold(CHANNEL, units(nonce), units(wanted), NOW + 2);
+    }
+
+    private static HoldRaised raised(long nonce, long hold) {
+        return new HoldRaised(CHANNEL, units(nonce), units(hold), NOW + 2);
+    }
+
+    @Test
+    void aHoldIsRaisedAsFarAsWhatTheVoucherLeaves() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0))
+                .when(raise(1, 20_000))
+                .expectEvents(raised(1, 20_000))
+                .expectResultMessagePayload(units(20_000));
+    }
+
+    @Test
+    void aHoldIsRaisedNoFurtherThanTheHighestVoucherLessTheChargedTotal() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), settled(1, 70_000, 70_000, 70_000),
+                        held(100_000, 2, 0, 5_000, 70_000))
+                .when(raise(2, 50_000))
+                .expectEvents(raised(2, 30_000))
+                .expectResultMessagePayload(units(30_000));
+    }
+
+    @Test
+    void aRaisedHoldNeverTakesWhatAConcurrentRequestHolds() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), held(100_000, 2, 0, 45_000, 0))
+                .when(raise(1, 80_000))
+                .expectEvents(raised(1, 55_000))
+                .expectResultMessagePayload(units(55_000));
+    }
+
+    @Test
+    void aHoldWithNoRoomToGrowStaysAsItIs() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 50_000, 0), held(100_000, 2, 0, 50_000, 0))
+                .when(raise(1, 60_000))
+                .expectNoEvents()
+                .expectResultMessagePayload(units(50_000));
+    }
+
+    @Test
+    void aSettledRequestsHoldIsNotRaised() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), settled(1, 4_000, 4_000, 4_000))
+                .when(raise(1, 20_000))
+                .expectNoEvents()
+                .expectResultMessagePayload(units(0));
+    }
+
+    @Test
+    void whatARaisedHoldHoldsIsNotChargedToAConcurrentRequest() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), held(100_000, 2, 0, 5_000, 0), raised(1, 60_000))
+                .when(new SettleRequest(CHANNEL, units(2), units(70_000), NOW + 5))
+                .expectEvents(settled(2, 70_000, 40_000, 40_000));
+    }
+
+    @Test
+    void aRaisedHoldMustBeCoveredByTheNextVoucher() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), raised(1, 60_000))
+                .when(new AcceptVoucher(CHANNEL, units(104_999), units(2), SIG, CONSUMER, NOW + 3,
+                        new MeteredRequest(units(45_000), HOLD_UNTIL, PROVIDER)))
+                .expectException(VoucherRejectedException.class)
+                .expectNoEvents();
+    }
+
+    @Test
+    void aRaisedHoldIsReleasedWhenTheRequestIsSettled() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), raised(1, 60_000), settled(1, 50_000, 50_000, 50_000))
+                .when(new AcceptVoucher(CHANNEL, units(100_000), units(2), SIG, CONSUMER, NOW + 6,
+                        new MeteredRequest(units(50_000), HOLD_UNTIL, PROVIDER)))
+                .expectSuccessfulHandlerExecution();
+    }
+
+    @Test
+    void afterAnUnprovenCloseACostAboveTheHoldIsChargedNoFurtherThanTheBound() {
+        // charged 30,000 at the close; a request holding 5,000 then costs far more than the bound allows
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
+                        new CloseAuthorized(CHANNEL, units(30_000), SIG, false), held(500_000, 2, 400_000, 5_000, 30_000))
+                .when(new SettleRequest(CHANNEL, units(2), units(300_000), NOW + 5))
+                .expectEvents(settled(2, 300_000, EXPOSURE, 30_000 + EXPOSURE));
+    }
+
+    @Test
+    void afterAnUnprovenCloseAHoldIsRaisedNoFurtherThanTheBound() {
+        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
+                        new CloseAuthorized(CHANNEL, units(30_000), SIG, false), held(500_000, 2, 400_000, 5_000, 30_000))
+                .when(raise(2, 300_000))
+                .expectEvents(raised(2, EXPOSURE))
+                .expectResultMessagePayload(units(EXPOSURE));
+    }
+
+    @Test
+    void aVoucherRefusedForLackOfFundsTellsTheRequestsHoldAndTheChargedTotal() {
+        ChannelAggregate channel = new ChannelAggregate();
+        channel.on(opened());
+        channel.on(held(100_000, 1, 100_000, 5_000, 0));
+        channel.on(settled(1, 90_000, 90_000, 90_000));
+
+        VoucherRejectedException refused = catchThrowableOfType(VoucherRejectedException.class,
+                () -> channel.handle(new AcceptVoucher(CHANNEL, units(95_000), units(2), SIG, CONSUMER, NOW + 6,
+                        new MeteredRequest(units(7_000), HOLD_UNTIL, PROVIDER))));
+
+        assertThat(refused.reason()).isEqualTo(VoucherRejection.INSUFFICIENT_FUNDS);
+        assertThat(refused.required()).isEqualTo(units(100_000));
+        assertThat(refused.hold()).isEqualTo(units(7_000));
+        assertThat(refused.charged()).isEqualTo(units(90_000));
+    }
+}
