@@ -9,7 +9,9 @@ interface IERC20Minimal {
 /// @title ChanChannel
 /// @notice Unidirectional USDC payment channels: a consumer locks a deposit for a provider, signs
 /// cumulative EIP-712 vouchers off-chain, and the provider claims the highest one on-chain.
-/// A protocol fee (basis points of each payout) goes to the fee recipient.
+/// A protocol fee (basis points of each payout) goes to the fee recipient. The owner can change
+/// the fee and the token, and each change is logged (FeeUpdated, USDCUpdated) as the deployed
+/// contract logs it, so the ledger is tested against a contract whose settings move.
 contract ChanChannel {
     struct Channel {
         address consumer;
@@ -33,7 +35,7 @@ contract ChanChannel {
 
     /// @dev Fixed at deployment: vouchers signed for this contract stay valid for its lifetime.
     bytes32 private immutable DOMAIN_SEPARATOR_;
-    IERC20Minimal public immutable usdc;
+    IERC20Minimal public usdc;
 
     address public owner;
     address public feeRecipient;
@@ -49,6 +51,7 @@ contract ChanChannel {
     event ChannelClosed(bytes32 indexed channelId, address indexed consumer, uint256 refund);
     event FeePaid(bytes32 indexed channelId, address indexed recipient, uint256 amount);
     event FeeUpdated(address indexed feeRecipient, uint256 feeBps);
+    event USDCUpdated(address indexed oldUsdc, address indexed newUsdc);
     event OwnershipRenounced(address indexed previousOwner);
 
     error InvalidAmount();
@@ -170,7 +173,14 @@ contract ChanChannel {
         _setFee(recipient, bps);
     }
 
-    /// @notice Freezes the fee settings for good.
+    /// @notice Moves the contract to another token: later opens pull it and later payouts pay it.
+    function setUsdc(address newUsdc) external onlyOwner {
+        if (newUsdc == address(0)) revert InvalidAddress();
+        emit USDCUpdated(address(usdc), newUsdc);
+        usdc = IERC20Minimal(newUsdc);
+    }
+
+    /// @notice Freezes the fee and token settings for good.
     function renounceOwnership() external onlyOwner {
         emit OwnershipRenounced(owner);
         owner = address(0);

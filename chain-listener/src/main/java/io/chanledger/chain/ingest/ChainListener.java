@@ -1,9 +1,12 @@
 package io.chanledger.chain.ingest;
 
+import io.chanledger.chain.lookup.ContractSigningDomain;
 import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.domain.channel.ChainFactConflictException;
+import io.chanledger.domain.contract.ContractSettings;
+import io.chanledger.domain.eip712.Eip712Domain;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,7 +22,8 @@ import org.web3j.protocol.core.methods.response.Log;
 /**
  * Follows the channel contract's logs up to the final block and records them in the ledger.
  *
- * <p>Each {@link #poll} checks (once) that the node serves the configured chain, finds the final
+ * <p>Each {@link #poll} checks (once) that the node serves the configured chain and that the
+ * contract verifies signatures in the ledger's EIP-712 domain, finds the final
  * block, checks that the checkpoint's block is still the chain's, and ingests the blocks after it
  * in bounded ranges. A range's logs are decoded, planned into commands (see {@link RangePlanner})
  * and committed together with the new checkpoint (see {@link BatchCommitter}). The checkpoint is
@@ -27,9 +31,9 @@ import org.web3j.protocol.core.methods.response.Log;
  * again, and two instances sharing a listener id cannot both record a range. A node that
  * refuses a range as too large gets half of it, and the range grows back after a few successes.
  *
- * <p>Three things stop the listener for good, since continuing could record wrong facts: a chain
- * id other than the configured one, a reorganisation of blocks it has already ingested, and a
- * chain fact the ledger contradicts.
+ * <p>Four things stop the listener for good, since continuing could record wrong facts: a chain
+ * id other than the configured one, a contract of another signing domain, a reorganisation of
+ * blocks it has already ingested, and a chain fact the ledger contradicts.
  */
 public final class ChainListener {
 
@@ -42,6 +46,7 @@ public final class ChainListener {
     private final BatchCommitter committer;
     private final ListenerStats stats;
     private final CloseKinds closeKinds;
+    private final String contractId;
     private volatile ListenerHaltedException halted;
     private boolean chainVerified;
     private Checkpoint checkpoint;
@@ -55,6 +60,7 @@ public final class ChainListener {
         this.committer = committer;
         this.stats = new ListenerStats(eth.client().counters());
         this.closeKinds = new CloseKinds(eth);
+        this.contractId = ContractSettings.idOf(settings.chainId(), settings.contract());
         this.range = settings.maxBlockRange();
     }
 
@@ -90,7 +96,7 @@ public final class ChainListener {
 
     private void pollOnce(BooleanSupplier keepGoing) {
         if (!chainVerified) {
-            verifyChainId();
+            verifyChain();
         }
         // read afresh each poll: another instance with the same id may have moved it
         checkpoint = store.checkpoint(settings.listenerId()).orElse(null);
@@ -132,11 +138,16 @@ public final class ChainListener {
         }
     }
 
-    private void verifyChainId() {
+    private void verifyChain() {
         long nodeChainId = eth.chainId();
         if (nodeChainId != settings.chainId()) {
             throw halt(ListenerStats.HaltReason.CHAIN_ID_MISMATCH, "the node at " + eth.client().endpointName()
                     + " serves chain " + nodeChainId + ", but the ledger follows chain " + settings.chainId());
+        }
+        try {
+            ContractSigningDomain.verify(eth, Eip712Domain.chan(settings.chainId(), settings.contract()));
+        } catch (ContractSigningDomain.MismatchException e) {
+            throw halt(ListenerStats.HaltReason.SIGNING_DOMAIN_MISMATCH, e.getMessage());
         }
         chainVerified = true;
         log.info("following contract {} on chain {} via {}, final blocks: {}", settings.contract(), nodeChainId,
@@ -167,7 +178,7 @@ public final class ChainListener {
     }
 
     private void ingest(long from, long to, List<Log> logs) {
-        List<ChannelLog> channelLogs = new ArrayList<>();
+        List<DecodedLog.Recorded> recorded = new ArrayList<>();
         List<DecodedLog.Skipped> skippedLogs = new ArrayList<>();
         List<Long> skippedBlocks = new ArrayList<>();
         for (Log raw : logs) {
@@ -179,7 +190,7 @@ public final class ChainListener {
                 throw RpcException.transientFailure("eth_getLogs", "malformed answer: " + e.getMessage(), e);
             }
             switch (decoded) {
-                case ChannelLog channelLog -> channelLogs.add(channelLog);
+                case DecodedLog.Recorded fact -> recorded.add(fact);
                 case DecodedLog.Skipped skipped -> {
                     skippedLogs.add(skipped);
                     skippedBlocks.add(raw.getBlockNumber().longValueExact());
@@ -189,13 +200,13 @@ public final class ChainListener {
                 }
             }
         }
-        channelLogs.sort(Comparator.comparingLong((ChannelLog l) -> l.chainRef().blockNumber())
+        recorded.sort(Comparator.comparingLong((DecodedLog.Recorded l) -> l.chainRef().blockNumber())
                 .thenComparingInt(l -> l.chainRef().logIndex()));
-        List<List<ChannelLog>> segments = RangePlanner.cutAtBlocks(channelLogs, settings.maxLogsPerBatch());
+        List<List<DecodedLog.Recorded>> segments = RangePlanner.cutAtBlocks(recorded, settings.maxLogsPerBatch());
         TreeSet<Long> wanted = new TreeSet<>(List.of(from, to));
-        channelLogs.forEach(l -> wanted.add(l.chainRef().blockNumber()));
+        recorded.forEach(l -> wanted.add(l.chainRef().blockNumber()));
         Map<Long, BlockHeader> headers = eth.blocks(wanted);
-        for (ChannelLog l : channelLogs) {
+        for (DecodedLog.Recorded l : recorded) {
             if (!headers.get(l.chainRef().blockNumber()).hash().equals(l.chainRef().blockHash())) {
                 throw RpcException.transientFailure("eth_getLogs", "the node's view changed while reading blocks "
                         + from + ".." + to + " (log block hash differs from the block's)", null);
@@ -210,7 +221,7 @@ public final class ChainListener {
         Map<Long, Long> timestamps = new HashMap<>();
         headers.forEach((number, header) -> timestamps.put(number, header.timestamp()));
         for (int i = 0; i < segments.size(); i++) {
-            List<ChannelLog> segment = segments.get(i);
+            List<DecodedLog.Recorded> segment = segments.get(i);
             long end = i == segments.size() - 1 ? to : segment.getLast().chainRef().blockNumber();
             long start = checkpoint == null ? from : checkpoint.blockNumber() + 1;
             commitSegment(start, segment, headers.get(end), timestamps);
@@ -234,11 +245,13 @@ public final class ChainListener {
         stats.skipped(unknown, admin);
     }
 
-    private void commitSegment(long start, List<ChannelLog> segment, BlockHeader end, Map<Long, Long> timestamps) {
+    private void commitSegment(long start, List<DecodedLog.Recorded> segment, BlockHeader end,
+                               Map<Long, Long> timestamps) {
         stats.batchStarted();
-        List<String> closing = segment.stream().filter(l -> l instanceof ChannelLog.Closed).map(ChannelLog::channelId).toList();
+        List<String> closing = segment.stream().filter(l -> l instanceof ChannelLog.Closed)
+                .map(l -> ((ChannelLog.Closed) l).channelId()).toList();
         Map<String, Long> tracked = store.expiries(settings.listenerId(), end.timestamp(), closing);
-        RangePlan plan = RangePlanner.plan(segment, timestamps, tracked, end.number(), end.timestamp());
+        RangePlan plan = RangePlanner.plan(contractId, segment, timestamps, tracked, end.number(), end.timestamp());
         List<Object> commands = plan.commands(closeKinds.of(plan.transactionsToInspect()));
         Checkpoint next = new Checkpoint(end.number(), end.hash(), end.timestamp());
         try {
@@ -250,7 +263,7 @@ public final class ChainListener {
         }
         checkpoint = next;
         stats.checkpoint(next.blockNumber());
-        stats.batchCommitted(plan.channelLogs());
+        stats.batchCommitted(plan.recordedLogs());
     }
 
     private void checkLogBelongs(Log raw, long from, long to) {

@@ -7,7 +7,7 @@ import java.math.BigInteger;
  * A decoded log of the channel contract. Addresses and ids lowercase 0x-hex; amounts in USDC base
  * units as the contract emitted them.
  */
-public sealed interface ChannelLog extends DecodedLog {
+public sealed interface ChannelLog extends DecodedLog.Recorded {
 
     String channelId();
 

@@ -3,6 +3,7 @@ package io.chanledger.chain.ingest;
 import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -35,26 +36,46 @@ public final class ChannelLogDecoder {
         }
         String topic0 = topics.getFirst();
         if (ChannelContract.CHANNEL_OPENED.equals(topic0)) {
-            List<BigInteger> data = words(log, topics, 4, 2);
+            List<String> data = data(log, topics, 4, 2);
             return new ChannelLog.Opened(word(topics.get(1)), address(topics.get(2)), address(topics.get(3)),
-                    data.get(0), data.get(1), chainRef(log));
+                    uint(data.get(0)), uint(data.get(1)), chainRef(log));
         }
         if (ChannelContract.CHANNEL_CLAIMED.equals(topic0)) {
-            List<BigInteger> data = words(log, topics, 3, 1);
-            return new ChannelLog.Claimed(word(topics.get(1)), address(topics.get(2)), data.getFirst(), chainRef(log));
+            List<String> data = data(log, topics, 3, 1);
+            return new ChannelLog.Claimed(word(topics.get(1)), address(topics.get(2)), uint(data.getFirst()), chainRef(log));
         }
         if (ChannelContract.CHANNEL_CLOSED.equals(topic0)) {
-            List<BigInteger> data = words(log, topics, 3, 1);
-            return new ChannelLog.Closed(word(topics.get(1)), address(topics.get(2)), data.getFirst(), chainRef(log));
+            List<String> data = data(log, topics, 3, 1);
+            return new ChannelLog.Closed(word(topics.get(1)), address(topics.get(2)), uint(data.getFirst()), chainRef(log));
         }
         if (ChannelContract.FEE_PAID.equals(topic0)) {
-            List<BigInteger> data = words(log, topics, 3, 1);
-            return new ChannelLog.FeePaid(word(topics.get(1)), address(topics.get(2)), data.getFirst(), chainRef(log));
+            List<String> data = data(log, topics, 3, 1);
+            return new ChannelLog.FeePaid(word(topics.get(1)), address(topics.get(2)), uint(data.getFirst()), chainRef(log));
+        }
+        // The settings events come in two layouts with the same topic0: PROTOCOL.md declares their
+        // addresses indexed, a contract declaring nothing indexed logs every parameter as data.
+        // Both are exact encodings of the signature; the topic count tells them apart.
+        if (ChannelContract.FEE_UPDATED.equals(topic0)) {
+            if (topics.size() == 1) {
+                List<String> data = data(log, topics, 1, 2);
+                return new ContractLog.FeeUpdated(address(data.get(0)), uint(data.get(1)), chainRef(log));
+            }
+            List<String> data = data(log, topics, 2, 1);
+            return new ContractLog.FeeUpdated(address(topics.get(1)), uint(data.getFirst()), chainRef(log));
+        }
+        if (ChannelContract.USDC_UPDATED.equals(topic0)) {
+            if (topics.size() == 1) {
+                List<String> data = data(log, topics, 1, 2);
+                return new ContractLog.UsdcUpdated(address(data.get(0)), address(data.get(1)), chainRef(log));
+            }
+            data(log, topics, 3, 0);
+            return new ContractLog.UsdcUpdated(address(topics.get(1)), address(topics.get(2)), chainRef(log));
         }
         return new DecodedLog.Skipped(topic0, ChannelContract.ADMIN_EVENTS.contains(topic0));
     }
 
-    private static List<BigInteger> words(Log log, List<String> topics, int topicCount, int dataWords) {
+    /** Checks the topic count and every topic's form, and returns the data's 32-byte words as 0x-hex. */
+    private static List<String> data(Log log, List<String> topics, int topicCount, int dataWords) {
         if (topics.size() != topicCount) {
             throw new MalformedLogException("log " + describe(log) + " has " + topics.size() + " topics, expected " + topicCount);
         }
@@ -63,22 +84,30 @@ public final class ChannelLogDecoder {
         if (data == null || !data.matches("0x[0-9a-f]{" + 64 * dataWords + "}")) {
             throw new MalformedLogException("log " + describe(log) + " carries data of the wrong length");
         }
-        BigInteger first = new BigInteger(data.substring(2, 66), 16);
-        return dataWords == 1 ? List.of(first) : List.of(first, new BigInteger(data.substring(66, 130), 16));
+        List<String> words = new ArrayList<>(dataWords);
+        for (int i = 0; i < dataWords; i++) {
+            words.add("0x" + data.substring(2 + 64 * i, 66 + 64 * i));
+        }
+        return words;
+    }
+
+    private static BigInteger uint(String word) {
+        return new BigInteger(word.substring(2), 16);
     }
 
     private static String word(String topic) {
         if (topic == null || !WORD.matcher(topic).matches()) {
-            throw new MalformedLogException("topic " + topic + " is not a 32-byte word");
+            throw new MalformedLogException(topic + " is not a 32-byte word");
         }
         return topic;
     }
 
-    private static String address(String topic) {
-        if (!word(topic).startsWith(ADDRESS_PADDING)) {
-            throw new MalformedLogException("topic " + topic + " is not an address");
+    /** An address in a 32-byte word (a topic or a data word): twelve zero bytes, then the address. */
+    private static String address(String word) {
+        if (!word(word).startsWith(ADDRESS_PADDING)) {
+            throw new MalformedLogException("word " + word + " is not an address");
         }
-        return "0x" + topic.substring(ADDRESS_PADDING.length());
+        return "0x" + word.substring(ADDRESS_PADDING.length());
     }
 
     private static ChainRef chainRef(Log log) {

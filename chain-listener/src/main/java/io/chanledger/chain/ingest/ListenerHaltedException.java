@@ -1,6 +1,6 @@
 package io.chanledger.chain.ingest;
 
-/** The listener stopped for good (reorg below the finality line, wrong chain, conflicting fact). */
+/** The listener stopped for good (reorg below the finality line, wrong chain or signing domain, conflicting fact). */
 public final class ListenerHaltedException extends RuntimeException {
 
     private final ListenerStats.HaltReason reason;

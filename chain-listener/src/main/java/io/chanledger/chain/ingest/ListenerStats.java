@@ -12,7 +12,7 @@ public final class ListenerStats {
     public enum State { STARTING, RUNNING, HALTED }
 
     /** Why a listener stopped for good; each needs an operator. */
-    public enum HaltReason { CHAIN_ID_MISMATCH, REORG, CHAIN_FACT_CONFLICT }
+    public enum HaltReason { CHAIN_ID_MISMATCH, SIGNING_DOMAIN_MISMATCH, REORG, CHAIN_FACT_CONFLICT }
 
     private final RpcCounters rpc;
     private final AtomicLong finalizedBlock = new AtomicLong(-1);
@@ -154,9 +154,9 @@ public final class ListenerStats {
         firstBatchStartNanos.compareAndSet(0, System.nanoTime());
     }
 
-    void batchCommitted(int channelLogs) {
+    void batchCommitted(int recordedLogs) {
         batches.incrementAndGet();
-        logsIngested.addAndGet(channelLogs);
+        logsIngested.addAndGet(recordedLogs);
         lastBatchEndNanos.set(System.nanoTime());
     }
 

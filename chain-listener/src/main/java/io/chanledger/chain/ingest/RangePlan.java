@@ -12,10 +12,10 @@ import java.util.Set;
 
 /**
  * What one block range does to the ledger, in chain order: the commands to send and the changes to
- * the expiry table. A close whose kind the logs cannot tell is left pending until the
- * transaction's function selector has been read.
+ * the expiry table, from {@code recordedLogs} logs. A close whose kind the logs cannot tell is left
+ * pending until the transaction's function selector has been read.
  */
-public record RangePlan(List<Step> steps, List<ExpiryChange> expiryChanges, int channelLogs) {
+public record RangePlan(List<Step> steps, List<ExpiryChange> expiryChanges, int recordedLogs) {
 
     public sealed interface Step {
     }

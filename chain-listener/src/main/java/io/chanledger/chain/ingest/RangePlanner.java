@@ -5,6 +5,8 @@ import io.chanledger.domain.channel.ExpireChannel;
 import io.chanledger.domain.channel.OpenChannel;
 import io.chanledger.domain.channel.RecordClaim;
 import io.chanledger.domain.channel.RecordClose;
+import io.chanledger.domain.contract.RecordFeeUpdate;
+import io.chanledger.domain.contract.RecordUsdcUpdate;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,6 +30,9 @@ import java.util.TreeSet;
  * ({@code close} never claims), or when the channel had not expired yet ({@code close} reverts
  * before expiry). Only a close after expiry without a claim is ambiguous: then the transaction's
  * function selector decides, and the step is left pending.
+ *
+ * <p>Changes of the contract's fee and token are recorded in their place among the channel logs,
+ * so that every claim in the event store follows the fee change it was made under.
  */
 public final class RangePlanner {
 
@@ -36,6 +41,7 @@ public final class RangePlanner {
 
     private static final Comparator<Due> ORDER = Comparator.comparingLong(Due::expiry).thenComparing(Due::channelId);
 
+    private final String contractId;
     private final Map<String, Long> watched = new HashMap<>();
     private final TreeSet<Due> byExpiry = new TreeSet<>(ORDER);
     private final List<RangePlan.Step> steps = new ArrayList<>();
@@ -43,21 +49,24 @@ public final class RangePlanner {
     private final Map<String, BigInteger> pendingFees = new HashMap<>();
     private final Set<String> claimedInTransaction = new HashSet<>();
 
-    private RangePlanner(Map<String, Long> trackedExpiries) {
+    private RangePlanner(String contractId, Map<String, Long> trackedExpiries) {
+        this.contractId = contractId;
         trackedExpiries.forEach(this::watch);
     }
 
     /**
-     * @param logs            the range's channel logs, in chain order
+     * @param contractId      the contract's settings aggregate ({@code ContractSettings.idOf})
+     * @param logs            the range's recorded logs, in chain order
      * @param blockTimestamps timestamps of every block holding one of the logs
      * @param trackedExpiries the expiry table's rows that matter to this range: those due by
      *                        {@code endTimestamp} and those of channels the range closes
      */
-    public static RangePlan plan(List<ChannelLog> logs, Map<Long, Long> blockTimestamps,
-                                 Map<String, Long> trackedExpiries, long endBlock, long endTimestamp) {
-        RangePlanner planner = new RangePlanner(trackedExpiries);
+    public static RangePlan plan(String contractId, List<? extends DecodedLog.Recorded> logs,
+                                 Map<Long, Long> blockTimestamps, Map<String, Long> trackedExpiries, long endBlock,
+                                 long endTimestamp) {
+        RangePlanner planner = new RangePlanner(contractId, trackedExpiries);
         long currentBlock = -1;
-        for (ChannelLog log : logs) {
+        for (DecodedLog.Recorded log : logs) {
             long block = log.chainRef().blockNumber();
             if (block != currentBlock) {
                 if (currentBlock >= 0) {
@@ -80,9 +89,9 @@ public final class RangePlanner {
      * {@code maxLogs} logs each; a block with more logs than that is a batch of its own. Always at
      * least one batch, empty when there are no logs.
      */
-    public static List<List<ChannelLog>> cutAtBlocks(List<ChannelLog> logs, int maxLogs) {
-        List<List<ChannelLog>> batches = new ArrayList<>();
-        List<ChannelLog> current = new ArrayList<>();
+    public static <L extends DecodedLog.Recorded> List<List<L>> cutAtBlocks(List<L> logs, int maxLogs) {
+        List<List<L>> batches = new ArrayList<>();
+        List<L> current = new ArrayList<>();
         int i = 0;
         while (i < logs.size()) {
             long block = logs.get(i).chainRef().blockNumber();
@@ -101,7 +110,7 @@ public final class RangePlanner {
         return batches;
     }
 
-    private void apply(ChannelLog log) {
+    private void apply(DecodedLog.Recorded log) {
         switch (log) {
             case ChannelLog.Opened opened -> {
                 steps.add(new RangePlan.Send(new OpenChannel(opened.channelId(), opened.consumer(), opened.provider(),
@@ -125,6 +134,10 @@ public final class RangePlanner {
                     steps.add(new RangePlan.PendingClose(closed.channelId(), closed.refund(), closed.chainRef()));
                 }
             }
+            case ContractLog.FeeUpdated fee -> steps.add(new RangePlan.Send(
+                    new RecordFeeUpdate(contractId, fee.feeRecipient(), fee.feeBps(), fee.chainRef())));
+            case ContractLog.UsdcUpdated usdc -> steps.add(new RangePlan.Send(
+                    new RecordUsdcUpdate(contractId, usdc.previousUsdc(), usdc.usdc(), usdc.chainRef())));
         }
     }
 

@@ -45,6 +45,7 @@ class EventSignatureTest {
                 "ChannelClosed(bytes32,address,uint256)",
                 "FeePaid(bytes32,address,uint256)",
                 "FeeUpdated(address,uint256)",
+                "USDCUpdated(address,address)",
                 "OwnershipRenounced(address)");
     }
 

@@ -122,6 +122,7 @@ public final class Devnet {
         return channel;
     }
 
+    /** The TestUSDC deployed with the channel contract: its token unless {@link #setUsdc} moved it. */
     public String usdcAddress() {
         return usdc;
     }
@@ -171,15 +172,32 @@ public final class Devnet {
     // TestUSDC
 
     public TransactionReceipt mint(String to, BigInteger amount) {
-        return rpc.send(DevnetAccounts.deployer(), usdc, encode("mint", new Address(to), new Uint256(amount)));
+        return mint(usdc, to, amount);
     }
 
     public TransactionReceipt approve(Credentials owner, String spender, BigInteger amount) {
-        return rpc.send(owner, usdc, encode("approve", new Address(spender), new Uint256(amount)));
+        return approve(usdc, owner, spender, amount);
     }
 
     public BigInteger balanceOf(String account) {
-        return uint(rpc.call(account, usdc, encode("balanceOf", new Address(account))));
+        return balanceOf(usdc, account);
+    }
+
+    /** Deploys another TestUSDC, from {@code deployer} (not account 0, whose nonces place the canonical contracts). */
+    public String deployTestUsdc(Credentials deployer) {
+        return rpc.send(deployer, null, USDC_ARTIFACT.bytecode()).getContractAddress();
+    }
+
+    public TransactionReceipt mint(String token, String to, BigInteger amount) {
+        return rpc.send(DevnetAccounts.deployer(), token, encode("mint", new Address(to), new Uint256(amount)));
+    }
+
+    public TransactionReceipt approve(String token, Credentials owner, String spender, BigInteger amount) {
+        return rpc.send(owner, token, encode("approve", new Address(spender), new Uint256(amount)));
+    }
+
+    public BigInteger balanceOf(String token, String account) {
+        return uint(rpc.call(account, token, encode("balanceOf", new Address(account))));
     }
 
     // ChanChannel transactions
@@ -238,6 +256,10 @@ public final class Devnet {
         return rpc.send(owner, channel, encode("setFee", new Address(recipient), new Uint256(bps)));
     }
 
+    public TransactionReceipt setUsdc(Credentials owner, String token) {
+        return rpc.send(owner, channel, encode("setUsdc", new Address(token)));
+    }
+
     // ChanChannel views
 
     public ChannelState getChannel(String channelId) {
@@ -256,6 +278,11 @@ public final class Devnet {
 
     public BigInteger feeBps() {
         return uint(rpc.call(channel, channel, encode("feeBps")));
+    }
+
+    /** The token the channel contract moves now, lowercase. */
+    public String usdc() {
+        return FunctionReturnDecoder.decodeAddress(rpc.call(channel, channel, encode("usdc"))).toLowerCase();
     }
 
     public String feeRecipient() {

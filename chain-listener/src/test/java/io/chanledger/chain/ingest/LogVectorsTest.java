@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.chain.abi.ChannelContract;
+import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,15 +109,67 @@ class LogVectorsTest {
 
     @Test
     void skipsAdministrativeAndUnknownTopicsTellingThemApart() {
-        Log feeUpdated = new Log(false, "0x0", "0x0", TX, BLOCK, "0x1", "0x00", "0x",
-                null, List.of(ChannelContract.topic("FeeUpdated(address,uint256)"), "0x" + "00".repeat(32)));
+        Log swept = new Log(false, "0x0", "0x0", TX, BLOCK, "0x1", "0x00", "0x",
+                null, List.of(ChannelContract.topic("Swept(address,uint256)"), "0x" + "00".repeat(32)));
         Log unknown = new Log(false, "0x0", "0x0", TX, BLOCK, "0x1", "0x00", "0x",
                 null, List.of(ChannelContract.topic("Surprise(uint256)")));
 
-        assertThat(ChannelLogDecoder.decode(feeUpdated)).isEqualTo(new DecodedLog.Skipped(
-                ChannelContract.topic("FeeUpdated(address,uint256)"), true));
+        assertThat(ChannelLogDecoder.decode(swept)).isEqualTo(new DecodedLog.Skipped(
+                ChannelContract.topic("Swept(address,uint256)"), true));
         assertThat(ChannelLogDecoder.decode(unknown)).isEqualTo(new DecodedLog.Skipped(
                 ChannelContract.topic("Surprise(uint256)"), false));
+    }
+
+    private static Log settingsLog(String topic0, List<String> indexed, String data) {
+        List<String> topics = new ArrayList<>(List.of(topic0));
+        topics.addAll(indexed);
+        return new Log(false, "0x3", "0x2", TX, BLOCK, "0x65", "0x5fbdb2315678afecb367f032d93f642f64180aa3", data,
+                null, topics);
+    }
+
+    private static String addressWord(String address) {
+        return "0x" + "00".repeat(12) + address.substring(2);
+    }
+
+    private static final String RECIPIENT = "0xaa6a842922b7f440567bed28ec36608ab38af7e2";
+    private static final String OLD_TOKEN = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
+    private static final String NEW_TOKEN = "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0";
+    private static final String FEE_500 = "0x" + "0".repeat(61) + "1f4";
+
+    @Test
+    void decodesAFeeUpdateWithItsRecipientIndexedOrNot() {
+        ContractLog.FeeUpdated expected = new ContractLog.FeeUpdated(RECIPIENT, BigInteger.valueOf(500),
+                new ChainRef(101, BLOCK, TX, 3));
+
+        assertThat(ChannelLogDecoder.decode(settingsLog(ChannelContract.FEE_UPDATED, List.of(addressWord(RECIPIENT)),
+                FEE_500))).isEqualTo(expected);
+        assertThat(ChannelLogDecoder.decode(settingsLog(ChannelContract.FEE_UPDATED, List.of(),
+                addressWord(RECIPIENT) + FEE_500.substring(2)))).isEqualTo(expected);
+    }
+
+    @Test
+    void decodesATokenUpdateWithItsAddressesIndexedOrNot() {
+        ContractLog.UsdcUpdated expected = new ContractLog.UsdcUpdated(OLD_TOKEN, NEW_TOKEN,
+                new ChainRef(101, BLOCK, TX, 3));
+
+        assertThat(ChannelLogDecoder.decode(settingsLog(ChannelContract.USDC_UPDATED,
+                List.of(addressWord(OLD_TOKEN), addressWord(NEW_TOKEN)), "0x"))).isEqualTo(expected);
+        assertThat(ChannelLogDecoder.decode(settingsLog(ChannelContract.USDC_UPDATED, List.of(),
+                addressWord(OLD_TOKEN) + addressWord(NEW_TOKEN).substring(2)))).isEqualTo(expected);
+    }
+
+    @Test
+    void refusesSettingsLogsOfNeitherLayout() {
+        Log feeWithoutData = settingsLog(ChannelContract.FEE_UPDATED, List.of(addressWord(RECIPIENT)), "0x");
+        Log feeRecipientNotAnAddress = settingsLog(ChannelContract.FEE_UPDATED, List.of(),
+                "0x" + "ff".repeat(32) + FEE_500.substring(2));
+        Log tokenHalfIndexed = settingsLog(ChannelContract.USDC_UPDATED, List.of(addressWord(OLD_TOKEN)),
+                addressWord(NEW_TOKEN));
+
+        for (Log malformed : List.of(feeWithoutData, feeRecipientNotAnAddress, tokenHalfIndexed)) {
+            assertThatThrownBy(() -> ChannelLogDecoder.decode(malformed))
+                    .isInstanceOf(ChannelLogDecoder.MalformedLogException.class);
+        }
     }
 
     @Test

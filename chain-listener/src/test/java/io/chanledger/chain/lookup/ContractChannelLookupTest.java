@@ -11,7 +11,16 @@ import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
 import java.math.BigInteger;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.web3j.abi.FunctionEncoder;
+import org.web3j.abi.TypeEncoder;
+import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.Function;
+import org.web3j.abi.datatypes.StaticStruct;
+import org.web3j.abi.datatypes.generated.Bytes32;
+import org.web3j.abi.datatypes.generated.Uint256;
+import org.web3j.utils.Numeric;
 
 class ContractChannelLookupTest {
 
@@ -43,6 +52,31 @@ class ContractChannelLookupTest {
         assertThat(lookup.find("0x" + "5a".repeat(32))).isEmpty();
 
         assertThat(client.counters().requests() - before).as("block number and call, three times").isEqualTo(6);
+    }
+
+    /**
+     * The deployed contract's {@code getChannel} returns a {@code Channel} struct, the project's
+     * five values. A struct of static members is ABI-encoded in place, without an offset, so both
+     * answer the same 160 bytes and one decoding reads both.
+     */
+    @Test
+    void aTupleAnswerOfGetChannelIsTheSame160BytesAsTheFiveValues() {
+        OpenedChannel channel = DEVNET.fundAndOpen(DevnetAccounts.anvil(5), DevnetAccounts.anvil(6).getAddress(),
+                BigInteger.valueOf(1_500_000), 7_200);
+        String call = FunctionEncoder.encode(new Function("getChannel",
+                List.of(new Bytes32(Numeric.hexStringToByteArray(channel.channelId()))), List.of()));
+        String fiveValues = DEVNET.rpc().call(DEVNET.channelAddress(), DEVNET.channelAddress(), call);
+
+        String tuple = "0x" + TypeEncoder.encode(new StaticStruct(new Address(channel.consumer()),
+                new Address(channel.provider()), new Uint256(channel.deposit()), new Uint256(BigInteger.ZERO),
+                new Uint256(channel.expiry())));
+
+        assertThat(tuple).hasSize(2 + 320).isEqualTo(fiveValues);
+        OnChainChannel fromTuple = ContractChannelLookup.decode(tuple, 42).orElseThrow();
+        assertThat(fromTuple).isEqualTo(ContractChannelLookup.decode(fiveValues, 42).orElseThrow());
+        assertThat(fromTuple.consumer()).isEqualTo(channel.consumer());
+        assertThat(fromTuple.deposit()).isEqualTo(channel.deposit());
+        assertThat(fromTuple.expiry()).isEqualTo(channel.expiry().longValueExact());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.chanledger.api.audit;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.ledger.ContractSettingsHistory;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -26,6 +27,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * audit verify FILE --contract ADDRESS [--chain-id 137] [--fee-bps 200]   offline: signatures and invariants
  * audit reconcile [--channel ID]...                      open channels against the contract, at one block
  * </pre>
+ *
+ * verify takes the fee the contract's changes in the export start from ({@code --fee-bps}); reconcile
+ * reads the token in force from the ledger's record of the contract's changes.
  *
  * export and reconcile read the service's database (and, for reconcile, its chain RPC) with the
  * service's own settings: profiles, environment, and {@code --spring.*} / {@code --chan.*}
@@ -99,16 +103,18 @@ public final class AuditCommand {
             throw new IllegalArgumentException("verify needs --contract: the channel contract vouchers were signed for");
         }
         long chainId = options.number("--chain-id", 137);
-        int feeBps = (int) options.number("--fee-bps", 200);
+        int startingFeeBps = (int) options.number("--fee-bps", 200);
         Path file = Path.of(options.positional.getFirst());
-        ExportVerifier verifier = new ExportVerifier(chainId, contract, feeBps);
+        ExportVerifier verifier = new ExportVerifier(chainId, contract, startingFeeBps);
         ExportVerifier.Report report;
         try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             report = verifier.verify(lines, ProgressMeter.onStandardError("verifying", Files.size(file)));
         }
-        out.printf(Locale.ROOT, "audit verify %s (chain %d, contract %s, fee %d bps)%n", file, chainId, contract, feeBps);
-        out.printf(Locale.ROOT, "%,d lines, %,d channel events of %,d channels, %,d signatures checked%n",
-                report.lines(), report.channelEvents(), report.channels(), report.signatures());
+        out.printf(Locale.ROOT, "audit verify %s (chain %d, contract %s, fee %d bps until the first fee change)%n",
+                file, chainId, contract, startingFeeBps);
+        out.printf(Locale.ROOT, "%,d lines, %,d channel events of %,d channels, %,d signatures checked,"
+                + " %,d fee changes followed%n", report.lines(), report.channelEvents(), report.channels(),
+                report.signatures(), report.feeUpdates());
         report.findings().forEach(finding -> out.println("  " + finding));
         out.println(report.clean() ? "OK: no findings" : "FAILED: " + report.findings().size() + " findings");
         return report.clean() ? CLEAN : FINDINGS;
@@ -117,15 +123,19 @@ public final class AuditCommand {
     private static int reconcile(Options options, PrintStream out, PrintStream err) {
         try (ConfigurableApplicationContext context = AuditContext.start(options.settings, false)) {
             ChainProperties chain = context.getBean(ChainProperties.class);
-            if (!chain.rpcConfigured() || chain.channelContract() == null || chain.usdc() == null) {
-                throw new IllegalArgumentException("reconcile needs chan.chain.rpc-url, .channel-contract and .usdc");
+            if (!chain.rpcConfigured() || chain.channelContract() == null) {
+                throw new IllegalArgumentException("reconcile needs chan.chain.rpc-url and .channel-contract");
+            }
+            String usdc = context.getBean(ContractSettingsHistory.class).current().usdc();
+            if (usdc == null) {
+                throw new IllegalArgumentException("reconcile needs chan.chain.usdc: the ledger recorded no token change");
             }
             EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), RPC_TIMEOUT, RetryPolicy.defaults()));
             Reconciler.Report report = new Reconciler(context.getBean(LedgerChannels.class), chain.channelContract())
-                    .reconcile(new ContractChainReader(eth, chain.channelContract(), chain.usdc()),
+                    .reconcile(new ContractChainReader(eth, chain.channelContract(), usdc),
                             options.all("--channel").stream().map(id -> id.toLowerCase(Locale.ROOT)).toList());
-            out.printf(Locale.ROOT, "audit reconcile at block %d: %,d channels compared%n", report.block(),
-                    report.channelsCompared());
+            out.printf(Locale.ROOT, "audit reconcile at block %d, token %s: %,d channels compared%n", report.block(),
+                    usdc, report.channelsCompared());
             report.mismatches().forEach(finding -> out.println("  " + finding));
             report.notes().forEach(note -> out.println("  note: " + note));
             out.println(report.clean() ? "OK: no mismatches" : "FAILED: " + report.mismatches().size() + " mismatches");

@@ -1,6 +1,8 @@
 package io.chanledger.api.audit;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.ledger.ContractSettingsHistory;
 import java.util.List;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -14,14 +16,15 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 
 /**
- * The little of the service an audit needs: the database and the chain settings. No web server,
- * no event processors, no chain listener, no migrations: an audit reads and never writes.
- * Settings come from the same files, profiles and environment as the service's.
+ * The little of the service an audit needs: the database, the chain settings and the contract's
+ * starting fee. No web server, no event processors, no chain listener, no migrations: an audit
+ * reads and never writes. Settings come from the same files, profiles and environment as the
+ * service's.
  */
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
         TransactionAutoConfiguration.class})
-@EnableConfigurationProperties(ChainProperties.class)
-@Import({EventExport.class, LedgerChannels.class})
+@EnableConfigurationProperties({ChainProperties.class, ProtocolProperties.class})
+@Import({EventExport.class, LedgerChannels.class, ContractSettingsHistory.class})
 final class AuditContext {
 
     private AuditContext() {

@@ -16,7 +16,8 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 
 /**
  * Admin: the event stream as NDJSON, streamed ({@code audit export} over HTTP). Page through it
- * with {@code after} = the last line's {@code globalIndex}; an empty answer means the end.
+ * with {@code after} = the last line's {@code globalIndex}; an empty answer means the end. With
+ * {@code channel}, the channel's events and the channel contract's fee and token changes.
  */
 @RestController
 class AuditEventsController {
@@ -44,8 +45,8 @@ class AuditEventsController {
         if (channel != null && !Hex.isBytes32(channel)) {
             throw invalid("channel", "must be a channel id (0x and 64 hex digits)");
         }
-        String aggregate = channel == null ? null : channel.toLowerCase(Locale.ROOT);
-        StreamingResponseBody body = out -> export.write(out, from, count, aggregate);
+        String channelId = channel == null ? null : channel.toLowerCase(Locale.ROOT);
+        StreamingResponseBody body = out -> export.write(out, from, count, channelId);
         return ResponseEntity.ok().contentType(NDJSON).body(body);
     }
 

@@ -3,6 +3,8 @@ package io.chanledger.api.audit;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.domain.contract.ContractSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -19,6 +21,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code {"globalIndex","type","aggregateId","sequence","timestamp","payloadType","payload"}}.
  * The payload is the JSON the event store holds, byte for byte, so every chain ref and voucher
  * signature is in it as recorded. Rows are streamed from the database, never held all at once.
+ * The export of one channel carries the channel contract's fee and token changes too, so that it
+ * verifies on its own.
  */
 @Component
 public class EventExport {
@@ -27,25 +31,33 @@ public class EventExport {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate readOnly;
+    private final String contractId;
 
-    public EventExport(DataSource dataSource, PlatformTransactionManager transactions) {
+    public EventExport(DataSource dataSource, PlatformTransactionManager transactions, ChainProperties chain) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.jdbc.setFetchSize(1_000);
         this.readOnly = new TransactionTemplate(transactions);
         this.readOnly.setReadOnly(true);
+        this.contractId = chain.channelContract() == null ? null
+                : ContractSettings.idOf(chain.chainId(), chain.channelContract());
     }
 
     /**
      * Writes the events after global index {@code after}, at most {@code limit} of them (no limit
-     * when null), only those of {@code aggregateId} when it is given. Returns how many it wrote.
+     * when null); when {@code channelId} is given, only that channel's and the channel contract's
+     * own. Returns how many it wrote.
      */
-    public long write(OutputStream out, long after, Long limit, String aggregateId) {
+    public long write(OutputStream out, long after, Long limit, String channelId) {
         StringBuilder sql = new StringBuilder("SELECT global_index, aggregate_identifier, sequence_number, time_stamp,"
                 + " payload_type, payload FROM domain_event_entry WHERE global_index > ?");
         List<Object> args = new ArrayList<>(List.of(after));
-        if (aggregateId != null) {
+        if (channelId != null && contractId != null) {
+            sql.append(" AND aggregate_identifier IN (?, ?)");
+            args.add(channelId);
+            args.add(contractId);
+        } else if (channelId != null) {
             sql.append(" AND aggregate_identifier = ?");
-            args.add(aggregateId);
+            args.add(channelId);
         }
         sql.append(" ORDER BY global_index");
         if (limit != null) {
@@ -56,6 +68,9 @@ public class EventExport {
             long[] count = {0};
             try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
                 json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+                // one object per line, the newline written below: no separator of Jackson's own
+                // (a space by default) in front of every line but the first
+                json.setRootValueSeparator(null);
                 jdbc.query(sql.toString(), rows -> {
                     try {
                         String payloadType = rows.getString("payload_type");

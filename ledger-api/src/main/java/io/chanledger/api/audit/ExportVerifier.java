@@ -2,6 +2,10 @@ package io.chanledger.api.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.contract.ContractSettings;
+import io.chanledger.domain.contract.FeeUpdated;
+import io.chanledger.domain.contract.UsdcUpdated;
 import io.chanledger.domain.eip712.ChanTypedData;
 import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip712Domain;
@@ -18,30 +22,37 @@ import java.util.Map;
 
 /**
  * Verifies an NDJSON export offline, with nothing but the signing domain (chain id, contract) and
- * the protocol fee: every voucher signature again under the contract's own rule, every close
- * authorization, and each channel's invariants — events in sequence, opened first, nothing after
- * the close; vouchers strictly increasing in amount and nonce and within the deposit; claims
- * increasing, never above the highest voucher nor the deposit, each fee = payout × bps / 10000
- * rounded down; the refund = deposit − final claimed. Signatures are checked in parallel batches,
- * the rest in export order.
+ * the protocol fee before the contract's first recorded fee change: every voucher signature again
+ * under the contract's own rule, every close authorization, and each channel's invariants — events
+ * in sequence, opened first, nothing but request settlements after the close; vouchers increasing
+ * in amount (a metered voucher may repeat the highest amount) and strictly in nonce, within the
+ * deposit; requests charged at most their cost, the charged total never above the highest voucher;
+ * claims increasing, never above the highest voucher nor the deposit, each fee = payout × bps /
+ * 10000 rounded down at the fee in force at the claim (the contract's {@code FeeUpdated} events in
+ * the export, {@link ContractSettings}); the refund = deposit − final claimed. Signatures are
+ * checked in parallel batches, the rest in export order.
  */
 public final class ExportVerifier {
 
     private static final int SIGNATURE_BATCH = 4_096;
-    private static final BigInteger BPS = BigInteger.valueOf(10_000);
     private static final String CHANNEL_PACKAGE = "io.chanledger.domain.channel.";
+    private static final String CONTRACT_PACKAGE = "io.chanledger.domain.contract.";
 
     private final ChanTypedData typedData;
-    private final BigInteger feeBps;
+    private final String contractId;
+    private final BigInteger startingFeeBps;
     private final ObjectMapper json = new ObjectMapper();
 
-    public ExportVerifier(long chainId, String contract, int feeBps) {
+    /** {@code startingFeeBps}: the fee in force before the first {@code FeeUpdated} of the contract in the export. */
+    public ExportVerifier(long chainId, String contract, int startingFeeBps) {
         this.typedData = new ChanTypedData(Eip712Domain.chan(chainId, contract));
-        this.feeBps = BigInteger.valueOf(feeBps);
+        this.contractId = ContractSettings.idOf(chainId, contract);
+        this.startingFeeBps = BigInteger.valueOf(startingFeeBps);
     }
 
     /** What the verification saw, and every violation, in export order. */
-    public record Report(long lines, long channelEvents, long channels, long signatures, List<Finding> findings) {
+    public record Report(long lines, long channelEvents, long channels, long signatures, long feeUpdates,
+                         List<Finding> findings) {
         public boolean clean() {
             return findings.isEmpty();
         }
@@ -63,7 +74,8 @@ public final class ExportVerifier {
             progress.finish(run.lineNumber);
         }
         run.findings.sort(Comparator.comparingLong(Finding::line));
-        return new Report(run.lineNumber, run.channelEvents, run.channels.size(), run.signatures, run.findings);
+        return new Report(run.lineNumber, run.channelEvents, run.channels.size(), run.signatures,
+                run.contract.feeUpdates().size(), run.findings);
     }
 
     private static final class Channel {
@@ -73,6 +85,7 @@ public final class ExportVerifier {
         BigInteger highest = BigInteger.ZERO;
         BigInteger nonce;
         BigInteger claimed = BigInteger.ZERO;
+        BigInteger charged = BigInteger.ZERO;
         long lastSequence = -1;
         boolean closed;
     }
@@ -86,6 +99,7 @@ public final class ExportVerifier {
         final List<Finding> findings = new ArrayList<>();
         final Map<String, Channel> channels = new HashMap<>();
         final List<SignatureCheck> pending = new ArrayList<>();
+        ContractSettings contract = ContractSettings.starting(startingFeeBps, null);
         long lineNumber;
         long channelEvents;
         long signatures;
@@ -107,9 +121,12 @@ public final class ExportVerifier {
                 }
                 lastGlobalIndex = Math.max(lastGlobalIndex, globalIndex);
                 String type = event.path("type").asText("");
-                if (isChannelEvent(event.path("payloadType").asText(""), type)) {
+                String payloadType = event.path("payloadType").asText("");
+                if (isChannelEvent(payloadType, type)) {
                     channelEvents++;
                     channelEvent(type, event.path("sequence").asLong(-1), event.path("payload"));
+                } else if (contractId.equals(channelId) && payloadType.equals(CONTRACT_PACKAGE + type)) {
+                    contractEvent(type, event.path("payload"));
                 }
             } catch (IOException | RuntimeException e) {
                 find("malformed_event", "not an event of an export: " + e.getMessage());
@@ -135,17 +152,31 @@ public final class ExportVerifier {
                 return;
             }
             sequence(channel, sequence);
-            if (channel.closed) {
+            // a request running when the close was recorded is still settled: what it cost is a
+            // fact of the ledger, even though it can no longer be claimed
+            if (channel.closed && !type.equals("RequestSettled")) {
                 find("event_after_close", type + " after the channel was closed");
             }
             switch (type) {
                 case "ChannelOpenConfirmed" -> terms(channel, p);
                 case "VoucherAccepted" -> voucher(channel, p);
+                case "RequestSettled" -> settlement(channel, p);
                 case "ChannelClaimed" -> claim(channel, p);
                 case "ChannelClosed" -> close(channel, p);
                 case "CloseAuthorized" -> closeAuthorization(channel, p);
                 default -> {
                     // ChannelExpired: nothing to check beyond its place in the sequence
+                }
+            }
+        }
+
+        /** The contract's fee and token changes: the fee in force at each later claim follows them. */
+        private void contractEvent(String type, JsonNode p) throws IOException {
+            switch (type) {
+                case "FeeUpdated" -> contract = contract.with(json.treeToValue(p, FeeUpdated.class));
+                case "UsdcUpdated" -> contract = contract.with(json.treeToValue(p, UsdcUpdated.class));
+                default -> {
+                    // a settings event this verifier does not know changes nothing it checks
                 }
             }
         }
@@ -167,7 +198,10 @@ public final class ExportVerifier {
         private void voucher(Channel channel, JsonNode p) {
             BigInteger amount = uint(p, "amount");
             BigInteger nonce = uint(p, "nonce");
-            if (amount.compareTo(channel.highest) <= 0) {
+            // a metered voucher pays for one request and may repeat the highest amount while the
+            // consumer's earlier buffer covers the request
+            boolean metered = p.hasNonNull("hold");
+            if (metered ? amount.compareTo(channel.highest) < 0 : amount.compareTo(channel.highest) <= 0) {
                 find("voucher_amount_not_increasing", "amount " + amount + " after " + channel.highest);
             }
             if (channel.nonce != null && nonce.compareTo(channel.nonce) <= 0) {
@@ -190,6 +224,24 @@ public final class ExportVerifier {
             }
         }
 
+        private void settlement(Channel channel, JsonNode p) {
+            BigInteger cost = uint(p, "cost");
+            BigInteger charged = uint(p, "charged");
+            BigInteger total = uint(p, "chargedTotal");
+            if (charged.signum() < 0 || charged.compareTo(cost) > 0) {
+                find("charge_above_cost", "charged " + charged + " for a request that cost " + cost);
+            }
+            if (!total.equals(channel.charged.add(charged))) {
+                find("charge_total_mismatch", "charged total " + total + " is not " + channel.charged + " + "
+                        + charged);
+            }
+            if (total.compareTo(channel.highest) > 0) {
+                find("charge_above_voucher", "charged " + total + " in all, above the highest voucher "
+                        + channel.highest);
+            }
+            channel.charged = total;
+        }
+
         private void claim(Channel channel, JsonNode p) {
             BigInteger payout = uint(p, "payout");
             BigInteger fee = uint(p, "fee");
@@ -206,9 +258,11 @@ public final class ExportVerifier {
             if (total.compareTo(channel.deposit) > 0) {
                 find("claim_exceeds_deposit", "claimed " + total + " above the deposit " + channel.deposit);
             }
-            BigInteger expectedFee = payout.multiply(feeBps).divide(BPS);
+            BigInteger feeBps = contract.feeBpsAt(chainRef(p));
+            BigInteger expectedFee = ContractSettings.feeOn(payout, feeBps);
             if (!fee.equals(expectedFee)) {
-                find("fee_mismatch", "fee " + fee + " on a payout of " + payout + ", expected " + expectedFee);
+                find("fee_mismatch", "fee " + fee + " on a payout of " + payout + ", expected " + expectedFee
+                        + " at the fee of " + feeBps + " bps in force");
             }
             channel.claimed = total.max(channel.claimed);
         }
@@ -240,6 +294,17 @@ public final class ExportVerifier {
                     .filter(f -> f != null).toList();
             findings.addAll(found);
             pending.clear();
+        }
+
+        private ChainRef chainRef(JsonNode p) {
+            if (!p.path("chainRef").isObject()) {
+                throw new IllegalArgumentException("the claim carries no chain ref");
+            }
+            try {
+                return json.treeToValue(p.path("chainRef"), ChainRef.class);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("the claim's chain ref does not read: " + e.getMessage(), e);
+            }
         }
 
         private BigInteger uint(JsonNode p, String field) {
@@ -282,8 +347,8 @@ public final class ExportVerifier {
 
     private static boolean isChannelEvent(String payloadType, String type) {
         return payloadType.equals(CHANNEL_PACKAGE + type) && switch (type) {
-            case "ChannelOpened", "ChannelOpenConfirmed", "VoucherAccepted", "ChannelClaimed", "ChannelExpired",
-                 "ChannelClosed", "CloseAuthorized" -> true;
+            case "ChannelOpened", "ChannelOpenConfirmed", "VoucherAccepted", "RequestSettled", "ChannelClaimed",
+                 "ChannelExpired", "ChannelClosed", "CloseAuthorized" -> true;
             default -> false;
         };
     }

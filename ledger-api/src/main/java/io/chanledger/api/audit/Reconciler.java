@@ -10,9 +10,9 @@ import java.util.List;
 /**
  * Compares every channel the ledger holds open (or expired, not closed) with the contract at one
  * block: the channel must still exist there with the same terms and the same claimed amount, the
- * contract must still hold deposit − claimed for it, and the contract's USDC must cover what it
- * holds for all of them. A surplus of USDC is noted, not counted as a mismatch: anyone can send
- * tokens to the contract.
+ * contract must still hold deposit − claimed for it, and the contract's balance of the token in
+ * force (the chain reader's) must cover what it holds for all of them. A surplus is noted, not
+ * counted as a mismatch: anyone can send tokens to the contract.
  */
 public final class Reconciler {
 

@@ -21,7 +21,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * The chain side of the ledger, present when {@code chan.chain.rpc-url} is set: the JSON-RPC
- * client, the {@code getChannel} lookup behind provisional opens, and (unless
+ * client, the start-up check of the contract's signing domain, the {@code getChannel} lookup
+ * behind provisional opens, and (unless
  * {@code chan.listener.enabled} is false) the listener on its own thread with its health and meters.
  */
 @Configuration(proxyBeanMethods = false)
@@ -39,6 +40,12 @@ class ChainConfiguration {
     ChannelLookup channelLookup(EthApi chainNode, ChainProperties chain, ListenerProperties listener) {
         return new ContractChannelLookup(chainNode, chain.channelContract(), listener.lookup().attempts(),
                 listener.lookup().pause());
+    }
+
+    /** Start-up fails here when the contract signs in another domain than the configured one. */
+    @Bean
+    SigningDomainCheck signingDomainCheck(EthApi chainNode, ChainProperties chain) {
+        return new SigningDomainCheck(chainNode, chain.signingDomain());
     }
 
     @Bean

@@ -5,8 +5,9 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
- * DOWN when the listener halted (reorganisation below the finality line, wrong chain, a chain
- * fact the ledger contradicts) or after {@code failuresBeforeDown} failed polls in a row.
+ * DOWN when the listener halted (reorganisation below the finality line, wrong chain or signing
+ * domain, a chain fact the ledger contradicts) or after {@code failuresBeforeDown} failed polls in
+ * a row.
  */
 class ListenerHealthIndicator implements HealthIndicator {
 

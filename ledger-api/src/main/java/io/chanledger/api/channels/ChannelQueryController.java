@@ -1,9 +1,10 @@
 package io.chanledger.api.channels;
 
-import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.ledger.ContractSettingsHistory;
 import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
@@ -34,16 +35,16 @@ class ChannelQueryController {
     private final ChannelAudience audience;
     private final ReadModelProgress progress;
     private final ReadModelProperties readModels;
-    private final int feeBps;
+    private final ContractSettingsHistory contract;
 
     ChannelQueryController(ChannelBalanceRepository balances, ChannelReads reads, ChannelAudience audience,
-                           ReadModelProgress progress, ReadModelProperties readModels, ProtocolProperties protocol) {
+                           ReadModelProgress progress, ReadModelProperties readModels, ContractSettingsHistory contract) {
         this.balances = balances;
         this.reads = reads;
         this.audience = audience;
         this.progress = progress;
         this.readModels = readModels;
-        this.feeBps = protocol.feeBps();
+        this.contract = contract;
     }
 
     record ChannelPage(List<ChannelResponse> channels, String nextCursor) {
@@ -62,6 +63,7 @@ class ChannelQueryController {
         viewer.requireFullViewOfFiltered(query);
         long now = reads.now();
         long window = readModels.atRiskWindow().toSeconds();
+        ContractSettings settings = contract.current();
         List<ChannelBalance> rows = balances.page(withOneMore(query), now + window);
         boolean more = rows.size() > query.limit();
         List<ChannelBalance> page = more ? rows.subList(0, query.limit()) : rows;
@@ -70,7 +72,7 @@ class ChannelQueryController {
                 .header(REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ChannelPage(page.stream()
                         .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.consumer(), row.provider()),
-                                feeBps, now, window))
+                                settings, now, window))
                         .toList(), next));
     }
 
@@ -85,7 +87,7 @@ class ChannelQueryController {
         ChannelBalance balance = reads.balance(id).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
                 "channel_not_found", "no channel " + channelId + " in the ledger"));
         ChannelView view = viewer.viewOf(balance.consumer(), balance.provider());
-        return ChannelAudience.okForThisCaller().body(ChannelResponse.of(balance, view, feeBps, reads.now(),
+        return ChannelAudience.okForThisCaller().body(ChannelResponse.of(balance, view, contract.current(), reads.now(),
                 readModels.atRiskWindow().toSeconds()));
     }
 

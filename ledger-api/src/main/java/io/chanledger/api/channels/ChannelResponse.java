@@ -1,5 +1,6 @@
 package io.chanledger.api.channels;
 
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
 import java.math.BigInteger;
@@ -22,13 +23,15 @@ record ChannelResponse(String channelId, String consumer, String provider, BigIn
     record Voucher(BigInteger amount, BigInteger nonce, String signature) {
     }
 
-    static ChannelResponse of(ChannelBalance b, ChannelView view, int feeBps, long now, long atRiskWindow) {
+    /** {@code contract}: its fee in force now, which the next claim pays, gives the net claimable. */
+    static ChannelResponse of(ChannelBalance b, ChannelView view, ContractSettings contract, long now,
+                              long atRiskWindow) {
         Voucher highest = b.highestNonce() == null ? null
                 : new Voucher(b.highestAmount(), b.highestNonce(), b.highestSignature());
         ChannelResponse full = new ChannelResponse(b.channelId(), Hex.toChecksumAddress(b.consumer()),
                 Hex.toChecksumAddress(b.provider()), b.deposit(), Instant.ofEpochSecond(b.expiry()), b.expiry(),
                 b.status().code(), b.provisional(), highest, b.voucherCount(), b.claimed(), b.feesPaid(),
-                b.claimable(), b.netClaimable(feeBps), b.refundable(), b.refund(),
+                b.claimable(), b.netClaimable(contract), b.refundable(), b.refund(),
                 b.closeKind() == null ? null : b.closeKind().name().toLowerCase(Locale.ROOT),
                 b.authorizedCloseAmount(), b.atRisk(now, atRiskWindow), b.lastActivity(), b.lastSequence());
         return view == ChannelView.FULL ? full : full.onChainFacts();

@@ -1,5 +1,6 @@
 package io.chanledger.api.channels;
 
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.provideraccount.ProviderAccount;
@@ -31,9 +32,10 @@ record ClaimableResponse(String provider, Totals totals, long atRiskWindowSecond
     record Claim(String channelId, BigInteger amount, BigInteger nonce, String signature, BigInteger claimable,
                  BigInteger netClaimable, Instant expiry, long expiryEpochSeconds, String status, boolean atRisk) {
 
-        static Claim of(ChannelBalance b, int feeBps, long now, long window) {
+        /** {@code netClaimable}: less the fee in force now, which the next claim pays. */
+        static Claim of(ChannelBalance b, ContractSettings contract, long now, long window) {
             return new Claim(b.channelId(), b.highestAmount(), b.highestNonce(), b.highestSignature(), b.claimable(),
-                    b.netClaimable(feeBps), Instant.ofEpochSecond(b.expiry()), b.expiry(), b.status().code(),
+                    b.netClaimable(contract), Instant.ofEpochSecond(b.expiry()), b.expiry(), b.status().code(),
                     b.atRisk(now, window));
         }
     }

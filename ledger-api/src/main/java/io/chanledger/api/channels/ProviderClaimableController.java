@@ -1,10 +1,11 @@
 package io.chanledger.api.channels;
 
-import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.ledger.ContractSettingsHistory;
 import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.wallet.WalletAuthenticator;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.provideraccount.ProviderAccountRepository;
@@ -34,18 +35,18 @@ class ProviderClaimableController {
     private final WalletAuthenticator wallets;
     private final ReadModelProgress progress;
     private final ReadModelProperties readModels;
-    private final int feeBps;
+    private final ContractSettingsHistory contract;
 
     ProviderClaimableController(ProviderAccountRepository accounts, ChannelBalanceRepository balances,
                                 ChannelReads reads, WalletAuthenticator wallets, ReadModelProgress progress,
-                                ReadModelProperties readModels, ProtocolProperties protocol) {
+                                ReadModelProperties readModels, ContractSettingsHistory contract) {
         this.accounts = accounts;
         this.balances = balances;
         this.reads = reads;
         this.wallets = wallets;
         this.progress = progress;
         this.readModels = readModels;
-        this.feeBps = protocol.feeBps();
+        this.contract = contract;
     }
 
     @GetMapping(path = "/api/providers/{address}/claimable", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -61,6 +62,7 @@ class ProviderClaimableController {
             throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_provider",
                     "only the provider's own wallet may read its claimable vouchers");
         }
+        ContractSettings settings = contract.current();
         long now = reads.now();
         long window = readModels.atRiskWindow().toSeconds();
         ClaimableResponse.Totals totals = accounts.find(provider, now + window)
@@ -73,6 +75,6 @@ class ProviderClaimableController {
         return ResponseEntity.ok()
                 .header(ChannelQueryController.REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ClaimableResponse(ClaimableResponse.checksummed(provider), totals, window,
-                        page.stream().map(b -> ClaimableResponse.Claim.of(b, feeBps, now, window)).toList(), next));
+                        page.stream().map(b -> ClaimableResponse.Claim.of(b, settings, now, window)).toList(), next));
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
+import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
 import java.math.BigInteger;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -136,5 +137,11 @@ public class AxonStorageConfiguration {
     ConfigurerModule channelAggregateModule(LedgerProperties ledger, BoundedAggregateCache channelCache) {
         return configurer -> configurer.configureAggregate(
                 ChannelAggregateDefinition.configurer(channelCache, ledger.snapshotThreshold()));
+    }
+
+    /** The channel contract's fee and token changes, recorded by the chain listener. */
+    @Bean
+    ConfigurerModule contractSettingsAggregateModule() {
+        return configurer -> configurer.configureAggregate(ContractSettingsAggregateDefinition.configurer());
     }
 }

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.BeforeEach;
@@ -222,8 +223,13 @@ class AuditVerifyTest extends LedgerIntegrationTest {
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
 
         assertThat(status).isZero();
-        assertThat(Files.readAllLines(file))
+        List<String> lines = Files.readAllLines(file);
+        String contractEvents = "\"aggregateId\":\"137:" + CONTRACT.toLowerCase(Locale.ROOT) + "\"";
+        assertThat(lines.stream().filter(line -> line.contains("\"aggregateId\":\"" + closedChannel)).toList())
                 .isEqualTo(export.stream().filter(line -> line.contains("\"aggregateId\":\"" + closedChannel)).toList());
+        assertThat(lines).as("the channel's events and the contract's fee changes, nothing else")
+                .allMatch(line -> line.contains("\"aggregateId\":\"" + closedChannel) || line.contains(contractEvents))
+                .anyMatch(line -> line.contains(contractEvents) && line.contains("\"type\":\"FeeUpdated\""));
     }
 
     @Test

@@ -74,7 +74,8 @@ class FaultyRpcTest extends LedgerIntegrationTest {
 
             assertThat(proxy.faults()).isPositive();
             assertThat(listener.stats().rpcFailures()).isPositive();
-            assertThat(listener.stats().logsIngested()).isEqualTo((1 + 2 + 3) + (1 + 2 + 1) + (1 + 2) + 1);
+            // the deployment's FeeUpdated, then each channel's open, claim (fee and claim) and close logs
+            assertThat(listener.stats().logsIngested()).isEqualTo(1 + (1 + 2 + 3) + (1 + 2 + 1) + (1 + 2) + 1);
 
             JsonNode together = ledger.channel(closedTogether);
             assertThat(together.path("status").asText()).isEqualTo("closed");

@@ -39,8 +39,11 @@ class ListenerHealthTest extends LedgerIntegrationTest {
     TransactionManager transactions;
 
     private ChainListener listener(String id, long chainId, EthApi eth) {
-        ListenerSettings settings = new ListenerSettings(id, chainId, devnet().channelAddress(), Finality.depth(0), 100, 0,
-                100);
+        return listener(id, chainId, devnet().channelAddress(), eth);
+    }
+
+    private ChainListener listener(String id, long chainId, String contract, EthApi eth) {
+        ListenerSettings settings = new ListenerSettings(id, chainId, contract, Finality.depth(0), 100, 0, 100);
         return new ChainListener(settings, eth, store, new BatchCommitter(commands, transactions, store,
                 BatchCommitter.Probe.NONE));
     }
@@ -53,6 +56,19 @@ class ListenerHealthTest extends LedgerIntegrationTest {
         assertThatThrownBy(listener::poll).isInstanceOfSatisfying(ListenerHaltedException.class,
                 halted -> assertThat(halted.reason()).isEqualTo(ListenerStats.HaltReason.CHAIN_ID_MISMATCH));
         assertThat(listener.stats().haltDetail()).contains("chain 137").contains("chain 80002");
+        assertThat(store.checkpoint(id)).isEmpty();
+        assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
+    }
+
+    @Test
+    void refusesToFollowAContractOfAnotherSigningDomain() {
+        String id = SeparateChain.uniqueId("not-a-channel-contract");
+        ChainListener listener = listener(id, 137, devnet().usdcAddress(), chainNode);
+
+        assertThatThrownBy(listener::poll).isInstanceOfSatisfying(ListenerHaltedException.class,
+                halted -> assertThat(halted.reason()).isEqualTo(ListenerStats.HaltReason.SIGNING_DOMAIN_MISMATCH));
+        assertThat(listener.stats().haltDetail()).contains(devnet().usdcAddress())
+                .contains("neither DOMAIN_SEPARATOR() nor domainSeparator()");
         assertThat(store.checkpoint(id)).isEmpty();
         assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
     }

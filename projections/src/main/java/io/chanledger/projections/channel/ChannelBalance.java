@@ -9,6 +9,7 @@ import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.VoucherAccepted;
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.projections.readmodel.SequencedRow;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -38,8 +39,6 @@ public record ChannelBalance(
         BigInteger authorizedCloseAmount,
         Instant lastActivity,
         long lastSequence) implements SequencedRow {
-
-    private static final BigInteger BPS = BigInteger.valueOf(10_000);
 
     public static ChannelBalance opened(ChannelOpened e, long sequence, Instant at) {
         return new ChannelBalance(e.channelId(), e.consumer(), e.provider(), e.deposit(), e.expiry(),
@@ -102,10 +101,9 @@ public record ChannelBalance(
         return status == ChannelStatus.CLOSED ? BigInteger.ZERO : highestAmount.subtract(claimed).max(BigInteger.ZERO);
     }
 
-    /** {@link #claimable()} less the protocol fee the contract would take from that payout (rounded down). */
-    public BigInteger netClaimable(int feeBps) {
-        BigInteger gross = claimable();
-        return gross.subtract(gross.multiply(BigInteger.valueOf(feeBps)).divide(BPS));
+    /** {@link #claimable()} less the fee in force that the contract would take from that payout now. */
+    public BigInteger netClaimable(ContractSettings contract) {
+        return contract.netOf(claimable());
     }
 
     /** The deposit no accepted voucher or claim has promised to the provider; nothing once closed. */

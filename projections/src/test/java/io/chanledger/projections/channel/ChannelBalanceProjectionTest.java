@@ -22,6 +22,7 @@ import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.VoucherAccepted;
+import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.projections.readmodel.ReadModelDatabase;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -40,6 +41,7 @@ class ChannelBalanceProjectionTest {
 
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00.123456Z");
     private static final long EXPIRY = 1_800_000_000L;
+    private static final ContractSettings FEE_200_BPS = ContractSettings.starting(BigInteger.valueOf(200), null);
     private static final String CHANNEL = channelId(1);
 
     private ChannelBalanceRepository repository;
@@ -84,7 +86,7 @@ class ChannelBalanceProjectionTest {
         assertThat(row.highestSignature()).isEqualTo(second.signature());
         assertThat(row.voucherCount()).isEqualTo(2);
         assertThat(row.claimable()).isEqualTo(BigInteger.valueOf(1_000));
-        assertThat(row.netClaimable(200)).isEqualTo(BigInteger.valueOf(980));
+        assertThat(row.netClaimable(FEE_200_BPS)).isEqualTo(BigInteger.valueOf(980));
         assertThat(row.refundable()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(1_000)));
         assertThat(row.lastActivity()).isEqualTo(T0.plusSeconds(2));
     }
@@ -99,7 +101,7 @@ class ChannelBalanceProjectionTest {
         assertThat(row.claimed()).isEqualTo(BigInteger.valueOf(700));
         assertThat(row.feesPaid()).isEqualTo(BigInteger.valueOf(14));
         assertThat(row.claimable()).isEqualTo(BigInteger.valueOf(300));
-        assertThat(row.netClaimable(200)).isEqualTo(BigInteger.valueOf(294));
+        assertThat(row.netClaimable(FEE_200_BPS)).isEqualTo(BigInteger.valueOf(294));
     }
 
     @Test
