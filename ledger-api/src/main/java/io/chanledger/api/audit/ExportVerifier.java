@@ -154,7 +154,7 @@ public final class ExportVerifier {
             sequence(channel, sequence);
             // a request running when the close was recorded is still settled: what it cost is a
             // fact of the ledger, even though it can no longer be claimed
-            if (channel.closed && !type.equals("RequestSettled")) {
+            if (channel.closed && !type.equals("RequestSettled") && !type.equals("HoldRaised")) {
                 find("event_after_close", type + " after the channel was closed");
             }
             switch (type) {
@@ -165,7 +165,7 @@ public final class ExportVerifier {
                 case "ChannelClosed" -> close(channel, p);
                 case "CloseAuthorized" -> closeAuthorization(channel, p);
                 default -> {
-                    // ChannelExpired: nothing to check beyond its place in the sequence
+                    // ChannelExpired, HoldRaised: nothing to check beyond their place in the sequence
                 }
             }
         }
@@ -347,8 +347,8 @@ public final class ExportVerifier {
 
     private static boolean isChannelEvent(String payloadType, String type) {
         return payloadType.equals(CHANNEL_PACKAGE + type) && switch (type) {
-            case "ChannelOpened", "ChannelOpenConfirmed", "VoucherAccepted", "RequestSettled", "ChannelClaimed",
-                 "ChannelExpired", "ChannelClosed", "CloseAuthorized" -> true;
+            case "ChannelOpened", "ChannelOpenConfirmed", "VoucherAccepted", "HoldRaised", "RequestSettled",
+                 "ChannelClaimed", "ChannelExpired", "ChannelClosed", "CloseAuthorized" -> true;
             default -> false;
         };
     }

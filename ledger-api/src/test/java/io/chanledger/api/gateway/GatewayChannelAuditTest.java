@@ -45,15 +45,20 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
         GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger total = BigInteger.ZERO;
         for (String prompt : List.of("first question", "second question")) {
-            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.estimate(prices, "echo-1", prompt, 64))
+            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.hold(prices, "echo-1", prompt, null))
                     .add(BUFFER));
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, 64));
+            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
         }
         Http.Reply sameAmount = agent.chat(agent.nextVoucher(agent.authorised),
                 Agent.chatBody("echo-1", "the buffer still covers this one", null, false));
         assertThat(sameAmount.status()).as(sameAmount.body()).isEqualTo(200);
+        // a streamed answer longer than the output allowance held up front: its hold is raised
+        String longPrompt = "please repeat these words back to me one by one ".repeat(20);
+        Http.Reply streamed = agent.chat(agent.nextVoucher(agent.authorise(agent.authorised.add(BUFFER))),
+                Agent.chatBody("echo-1", longPrompt, null, true));
+        assertThat(streamed.status()).as(streamed.body()).isEqualTo(200);
         Http.Reply close = Http.postJson(baseUrl() + "/v1/close-channel", "{\"channelId\":\"" + agent.channelId + "\"}");
         assertThat(close.status()).as(close.body()).isEqualTo(200);
         BigInteger finalAmount = new BigInteger(close.json().path("finalAmount").asText());
@@ -63,13 +68,14 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
                 "the listener to record the cooperative close");
 
         List<String> export = export(agent.channelId);
-        assertThat(export).filteredOn(line -> line.contains("\"type\":\"RequestSettled\"")).hasSize(3);
+        assertThat(export).filteredOn(line -> line.contains("\"type\":\"RequestSettled\"")).hasSize(4);
+        assertThat(export).anyMatch(line -> line.contains("\"type\":\"HoldRaised\""));
         assertThat(export).anyMatch(line -> line.contains("\"type\":\"VoucherAccepted\"")
                 && line.contains("\"increment\":\"0\""));
         AuditCli.Result clean = verify(export);
 
         assertThat(clean.status()).as(clean.out()).isZero();
-        assertThat(clean.out()).contains("OK: no findings").contains("4 signatures checked");
+        assertThat(clean.out()).contains("OK: no findings").contains("5 signatures checked");
 
         int settled = lastIndexOf(export, "RequestSettled");
         List<String> overcharged = new ArrayList<>(export);
