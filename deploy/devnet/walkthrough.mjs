@@ -92,9 +92,12 @@ async function main() {
   expect(Array.isArray(listing.body.providers) && listing.body.providers.length > 0, 'no provider is listed');
   const provider = listing.body.providers.find((p) => p.status?.online && p.models?.length > 0);
   expect(provider, 'no online provider with models');
+  const isFlat = (m) => m.pricing.outputPer1kTokens === '0' && m.pricing.inputPer1kTokens !== '0';
   const model = process.env.CHAN_MODEL
     ? provider.models.find((m) => m.id === process.env.CHAN_MODEL)
-    : provider.models[0];
+    : provider.models.find((m) => !isFlat(m)) ?? provider.models[0];
+  // a flat-priced service of the same provider, paid per request, when it sells one
+  const flatModel = provider.models.find(isFlat);
   expect(model, `provider ${provider.id} has no model ${process.env.CHAN_MODEL}`);
   console.log(`provider ${provider.name} (${provider.id}) at ${provider.apiUrl}, model ${model.id}`,
     `priced ${model.pricing.inputPer1kTokens}/${model.pricing.outputPer1kTokens} USDC per 1k tokens`);
@@ -126,6 +129,9 @@ async function main() {
       { role: 'user', content: 'Why does every voucher of a payment channel carry a nonce and a running total?' }] },
     { model: model.id, max_tokens: 64, messages: [{ role: 'user', content: 'Thanks. Summarise that in one line.' }] },
   ];
+  if (flatModel) {
+    requests.push({ model: flatModel.id, messages: [{ role: 'user', content: 'One flat-priced request, please.' }] });
+  }
   const unpaid = await getJson(chatUrl, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests[0]),
   });
@@ -166,17 +172,20 @@ async function main() {
   const channelId = opened.args.channelId;
   console.log(`channel ${channelId}, deposit ${deposit}, expiry ${opened.args.expiry}`);
 
-  step('5. three paid requests, each with a voucher signed by the agent (the second one streamed)');
+  step(`5. ${requests.length} paid requests, each with a voucher signed by the agent (the second one streamed)`);
   const voucherTypes = { Voucher: [
     { name: 'channelId', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
   ] };
   const typedDomain = { name: domain.name, version: String(domain.version), chainId: 137, verifyingContract: channelAddress };
-  const inputPer1k = toBaseUnits(model.pricing.inputPer1kTokens);
-  const outputPer1k = toBaseUnits(model.pricing.outputPer1kTokens);
+  const pricesOf = (id) => {
+    const priced = provider.models.find((m) => m.id === id);
+    return [toBaseUnits(priced.pricing.inputPer1kTokens), toBaseUnits(priced.pricing.outputPer1kTokens)];
+  };
   let charged = 0n;
   let authorised = 0n;
   for (const [index, request] of requests.entries()) {
     const nonce = BigInt(index + 1);
+    const [inputPer1k, outputPer1k] = pricesOf(request.model);
     // the client's budget: its previous amount on the channel plus this request's estimate
     authorised += budget(request, inputPer1k, outputPer1k);
     expect(authorised <= deposit, 'the deposit is too small for the walkthrough');
@@ -219,7 +228,10 @@ async function main() {
     expect(total <= authorised, `X-CHAN-Total ${total} is above the voucher's ${authorised}`);
     expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
     charged = total;
-    console.log(`request ${nonce}${request.stream ? ' (streamed)' : ''}${request.max_tokens ? ` (max_tokens ${request.max_tokens})` : ''}:`,
+    if (outputPer1k === 0n) {
+      expect(cost === inputPer1k, `the flat-priced request cost ${cost}, not its price ${inputPer1k}`);
+    }
+    console.log(`request ${nonce} (${request.model})${request.stream ? ' (streamed)' : ''}${request.max_tokens ? ` (max_tokens ${request.max_tokens})` : ''}:`,
       `voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}; answer: ${answer.slice(0, 60)}…`);
   }
 
@@ -275,7 +287,8 @@ async function main() {
       : p.refund ? `refund ${p.refund} (${p.kind})` : p.finalAmount ? `finalAmount ${p.finalAmount}` : '';
     console.log(`#${event.sequence} ${event.type} ${detail}`);
   }
-  expect(history.filter((e) => e.type === 'VoucherAccepted').length === 3, 'the ledger does not hold three vouchers');
+  expect(history.filter((e) => e.type === 'VoucherAccepted').length === requests.length,
+    `the ledger does not hold ${requests.length} vouchers`);
   console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
 }
 
