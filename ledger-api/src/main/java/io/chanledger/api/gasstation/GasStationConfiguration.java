@@ -1,6 +1,7 @@
 package io.chanledger.api.gasstation;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.web.ClientRateLimiter;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -112,7 +113,7 @@ class GasStationConfiguration {
 
     @Bean
     ClientRateLimiter gasStationRateLimiter(GasStationProperties properties) {
-        return new ClientRateLimiter(properties.rateLimit(), System::nanoTime);
+        return properties.rateLimit().newLimiter();
     }
 
     @Bean

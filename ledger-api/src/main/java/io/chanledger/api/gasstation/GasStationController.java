@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.chanledger.api.web.ClientAddress;
+import io.chanledger.api.web.ClientRateLimiter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -47,8 +49,7 @@ class GasStationController {
         this.limiter = limiter;
         this.json = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.retryAfter = properties.retryAfter();
-        this.clientIpHeader = properties.clientIpHeader() == null || properties.clientIpHeader().isBlank()
-                ? null : properties.clientIpHeader().strip();
+        this.clientIpHeader = properties.clientIpHeader();
     }
 
     @Operation(summary = "Send the one-time gas grant (0.1 POL) to a wallet holding at least 5 USDC",
@@ -64,7 +65,7 @@ class GasStationController {
             + " transfer_refused or gas_station_disabled, with Retry-After where asking again can help")
     @PostMapping("/api/gas-station")
     ResponseEntity<Map<String, Object>> request(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
-        Duration wait = limiter.acquire(clientAddress(request));
+        Duration wait = limiter.acquire(ClientAddress.of(request, clientIpHeader));
         if (!wait.isZero()) {
             return render(station.counted(GasStationReply.refused(HttpStatus.TOO_MANY_REQUESTS, "rate_limited",
                     "too many gas station requests from this address; ask again later", Map.of(), wait)));
@@ -110,21 +111,6 @@ class GasStationController {
             throw new MalformedBody("the field 'address' must be a string");
         }
         return address.textValue();
-    }
-
-    /** The client as the rate limit sees it: the last entry of the trusted proxy's header, else the peer. */
-    private String clientAddress(HttpServletRequest request) {
-        if (clientIpHeader != null) {
-            String forwarded = request.getHeader(clientIpHeader);
-            if (forwarded != null && !forwarded.isBlank()) {
-                String[] hops = forwarded.split(",");
-                String last = hops[hops.length - 1].strip();
-                if (!last.isEmpty()) {
-                    return last;
-                }
-            }
-        }
-        return request.getRemoteAddr();
     }
 
     private static ResponseEntity<Map<String, Object>> render(GasStationReply reply) {

@@ -1,5 +1,6 @@
 package io.chanledger.api.gasstation;
 
+import io.chanledger.api.web.ClientRateLimiter;
 import java.math.BigInteger;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -61,6 +62,10 @@ public record GasStationProperties(
                 throw new IllegalArgumentException(
                         "chan.gas-station.rate-limit needs capacity >= 1, a positive refill-interval and max-clients >= 1");
             }
+        }
+
+        ClientRateLimiter newLimiter() {
+            return new ClientRateLimiter(capacity, refillInterval, maxClients, System::nanoTime);
         }
     }
 

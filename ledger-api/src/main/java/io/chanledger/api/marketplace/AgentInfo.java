@@ -17,6 +17,8 @@ record AgentInfo(
     record Endpoints(
             @Schema(description = "provider discovery (GET /api/mcp/providers)") String providers,
             @Schema(description = "human-readable API documentation") String docs,
-            @Schema(description = "OpenAPI 3 document") String openapi) {
+            @Schema(description = "OpenAPI 3 document") String openapi,
+            @Schema(description = "short plain-text quick reference for agents (llms.txt convention)") String llmsTxt,
+            @Schema(description = "the full agent guide in Markdown, as a skill") String skill) {
     }
 }

@@ -80,7 +80,9 @@ class DirectoryController {
                     + "    chainId: {chainId}\n    nonce: {nonce}\n    issuedAt: {issuedAt}\n\n"
                     + "(LF line ends, none after the last line; values exactly as sent). issuedAt must lie within the "
                     + "last 10 minutes, a nonce is taken once. The service then calls GET {apiUrl}/v1/pricing, which "
-                    + "must answer within 10 s with models and provider equal to providerAddress. Community providers "
+                    + "must answer within 10 s with models and provider equal to providerAddress, and GET "
+                    + "{apiUrl}/v1/docs, which must explain the provider's use in at least 100 characters "
+                    + "(else the problem's check member says docs_missing). Community providers "
                     + "wait for approval; bittensor miners are listed at once.")
     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
             examples = @ExampleObject(value = REGISTRATION_EXAMPLE)))

@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Body of {@code GET /api/directory/providers}: every registered provider, listed or not, online
@@ -38,7 +39,21 @@ record DirectoryResponse(
             @Schema(nullable = true, minimum = "0", maximum = "1") BigDecimal score,
             DirectoryStatus status,
             List<ProvidersResponse.Model> models,
-            @Schema(description = "latest status history, oldest first") List<History> history) {
+            @Schema(description = "latest status history, oldest first") List<History> history,
+            @Schema(description = "agents' reports on the provider over the feedback window") Feedback feedback) {
+    }
+
+    @Schema(name = "DirectoryFeedback")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Feedback(
+            @Schema(description = "the rolling window counted, ISO-8601", example = "PT168H") String window,
+            long reports,
+            long successes,
+            long failures,
+            @Schema(nullable = true, minimum = "0", maximum = "1", description = "successes / reports; null without "
+                    + "reports") BigDecimal successRate,
+            @Schema(description = "failures by the reason given (quality, timeout, error, format, unavailable)")
+            Map<String, Long> failureReasons) {
     }
 
     @Schema(name = "DirectoryApproval")

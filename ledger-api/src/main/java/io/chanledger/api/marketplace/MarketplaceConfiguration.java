@@ -6,6 +6,7 @@ import io.chanledger.projections.marketplace.CatalogReader;
 import io.chanledger.projections.marketplace.JdbcProviderDirectoryStore;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
+import io.chanledger.projections.marketplace.ProviderFeedbackStore;
 import io.chanledger.projections.marketplace.ProviderHealthStore;
 import java.time.Clock;
 import org.axonframework.config.ConfigurerModule;
@@ -13,7 +14,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Wires the Provider aggregate, the directory projection and the in-memory catalog built from it. */
+/**
+ * Wires the Provider aggregate, the directory projection, the in-memory catalog built from it, and
+ * the stores written beside the events (health checks, agents' feedback).
+ */
 @Configuration(proxyBeanMethods = false)
 class MarketplaceConfiguration {
 
@@ -25,8 +29,8 @@ class MarketplaceConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")
     MarketplaceCatalog marketplaceCatalog(JdbcTemplate jdbc, MarketplaceProperties properties, Clock clock) {
-        return new MarketplaceCatalog(new CatalogReader(jdbc, properties.historyLimit()), clock,
-                properties.catalog().debounce(), properties.catalog().pollInterval());
+        CatalogReader reader = new CatalogReader(jdbc, properties.historyLimit(), properties.feedback().window());
+        return new MarketplaceCatalog(reader, clock, properties.catalog().debounce(), properties.catalog().pollInterval());
     }
 
     @Bean
@@ -40,8 +44,14 @@ class MarketplaceConfiguration {
     }
 
     @Bean
+    ProviderFeedbackStore providerFeedbackStore(JdbcTemplate jdbc) {
+        return new ProviderFeedbackStore(jdbc);
+    }
+
+    @Bean
     ValidatorRegistry validatorRegistry(MarketplaceCatalog catalog, ObjectMapper mapper, Clock clock,
                                         MarketplaceProperties properties) {
-        return new ValidatorRegistry(catalog::current, mapper, clock, properties.registryCache(), properties.subnet());
+        return new ValidatorRegistry(catalog::current, mapper, clock, properties.registryCache(), properties.subnet(),
+                properties.providerProtocol());
     }
 }

@@ -10,7 +10,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <ul>
  * <li>{@code marketplaceUrl}: the public base URL of this service (links in /api/agent and _meta);
  *     {@code directoryUrl}: the public provider directory, by default this service's.</li>
- * <li>{@code protocol}, {@code network}, {@code networkName}: what _meta and the signing information say.</li>
+ * <li>{@code protocol}, {@code network}, {@code networkName}: what _meta and the signing information say;
+ *     {@code protocol} is the versioned identifier of the X-Payment-Protocol header ({@code chan-v2}).</li>
+ * <li>{@code providerProtocol}: the {@code protocol} of each provider in the lists and the registry, which
+ *     agent clients and validators compare with the scheme's name ({@code chan}; {@code mpp} is another
+ *     payment scheme).</li>
  * <li>{@code subnet}: the netuid the validator registry reports; {@code registryCache}: how long one
  *     registry body is served (spec: five minutes).</li>
  * <li>{@code autoApproveBittensor}: list bittensor miners without waiting for an admin.</li>
@@ -19,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code historyLimit}: status history entries per provider in the directory.</li>
  * <li>{@code sendfileMinBytes}: precomputed bodies from this size on are sent with Tomcat's sendfile
  *     (0: never).</li>
+ * <li>{@code clientIpHeader}: a header set by a trusted reverse proxy whose last entry is the client
+ *     address the rate limits of feedback, telemetry and probe alerts count by (empty: the peer
+ *     address); {@code maxRateLimitedClients}: clients each of those limits remembers.</li>
  * </ul>
  */
 @ConfigurationProperties("chan.marketplace")
@@ -26,6 +33,7 @@ public record MarketplaceProperties(
         @DefaultValue("http://localhost:8080") String marketplaceUrl,
         String directoryUrl,
         @DefaultValue("chan-v2") String protocol,
+        @DefaultValue("chan") String providerProtocol,
         @DefaultValue("polygon") String network,
         @DefaultValue("Polygon Mainnet") String networkName,
         @DefaultValue("0") int subnet,
@@ -35,11 +43,16 @@ public record MarketplaceProperties(
         @DefaultValue("20") int historyLimit,
         @DefaultValue("100") int snapshotThreshold,
         @DefaultValue("49152") int sendfileMinBytes,
+        String clientIpHeader,
+        @DefaultValue("100000") int maxRateLimitedClients,
         @DefaultValue Registration registration,
         @DefaultValue Health health,
         @DefaultValue Catalog catalog,
         @DefaultValue Agent agent,
-        @DefaultValue Skills skills) {
+        @DefaultValue Skills skills,
+        @DefaultValue Feedback feedback,
+        @DefaultValue Telemetry telemetry,
+        @DefaultValue ProbeAlerts probeAlerts) {
 
     /**
      * {@code connectionTimeout}: the whole connection test ({@code GET {apiUrl}/v1/pricing}).
@@ -99,6 +112,55 @@ public record MarketplaceProperties(
      * reads a directory of the deployment instead.
      */
     public record Skills(@DefaultValue("classpath:skills/*.json") String location) {
+    }
+
+    /**
+     * Agents' reports on providers: counted over the last {@code window}, published in the directory
+     * at most every {@code publishInterval} (each publication rebuilds the catalog); per client
+     * {@code capacity} reports at once, then one more every {@code refillInterval}.
+     */
+    public record Feedback(
+            @DefaultValue("7d") Duration window,
+            @DefaultValue("30s") Duration publishInterval,
+            @DefaultValue("20") int capacity,
+            @DefaultValue("30s") Duration refillInterval) {
+
+        public Feedback {
+            if (window.isNegative() || window.isZero() || publishInterval.isNegative() || publishInterval.isZero()) {
+                throw new IllegalArgumentException("chan.marketplace.feedback.window and publish-interval must be positive");
+            }
+        }
+    }
+
+    /**
+     * Anonymous usage events: bodies of at most {@code maxBodyBytes} holding at most {@code maxEvents}
+     * events, counted under at most {@code maxEventNames} distinct names (the rest as {@code other});
+     * per client {@code capacity} posts at once, then one more every {@code refillInterval}.
+     */
+    public record Telemetry(
+            @DefaultValue("16384") int maxBodyBytes,
+            @DefaultValue("100") int maxEvents,
+            @DefaultValue("50") int maxEventNames,
+            @DefaultValue("60") int capacity,
+            @DefaultValue("1s") Duration refillInterval) {
+
+        public Telemetry {
+            if (maxBodyBytes < 1 || maxEvents < 1 || maxEventNames < 1) {
+                throw new IllegalArgumentException(
+                        "chan.marketplace.telemetry.max-body-bytes, max-events and max-event-names must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * Validators' reports of unreachable providers: per client {@code capacity} alerts at once, then
+     * one more every {@code refillInterval}; a provider is probed for alerts at most once per
+     * {@code cooldown}, so many validators reporting one provider make one probe.
+     */
+    public record ProbeAlerts(
+            @DefaultValue("60") int capacity,
+            @DefaultValue("1s") Duration refillInterval,
+            @DefaultValue("30s") Duration cooldown) {
     }
 
     public MarketplaceProperties {

@@ -12,6 +12,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,9 +39,17 @@ import org.springframework.stereotype.Component;
  * online, went offline after {@code health.failuresBeforeOffline} failures in a row, new models or
  * prices — and the aggregate records nothing when the command brings nothing new. One refresh of
  * the catalog follows each round.
+ *
+ * <p>A validator's probe alert asks for one check at once ({@link #checkNow}); a check of a
+ * provider already under way is joined rather than repeated, so a provider is never probed twice
+ * at the same moment, whoever asks.
  */
 @Component
 class ProviderHealthChecker implements SmartLifecycle {
+
+    /** What one check found: whether the provider answered as required, and if not, why. */
+    record Result(boolean reachable, String failure) {
+    }
 
     private static final Logger log = LoggerFactory.getLogger(ProviderHealthChecker.class);
 
@@ -48,6 +60,7 @@ class ProviderHealthChecker implements SmartLifecycle {
     private final MarketplaceProperties.Health settings;
     private final Clock clock;
     private final AtomicInteger threadCount = new AtomicInteger();
+    private final Map<String, CompletableFuture<Result>> checking = new ConcurrentHashMap<>();
     private ScheduledExecutorService rounds;
     private ScheduledExecutorService probes;
     private volatile boolean running;
@@ -123,15 +136,52 @@ class ProviderHealthChecker implements SmartLifecycle {
         }
     }
 
-    private void checkQuietly(ProviderView target) {
+    /**
+     * Checks {@code target} now on the caller's thread, exactly as a round does, and records what it
+     * found; joins the check of it already under way instead, if there is one. The directory shows
+     * the result after the next catalog refresh, which this asks for.
+     */
+    Result checkNow(ProviderView target) {
+        CompletableFuture<Result> mine = new CompletableFuture<>();
+        CompletableFuture<Result> running = checking.putIfAbsent(target.id(), mine);
+        if (running != null) {
+            try {
+                return running.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
         try {
-            check(target);
+            Result result = check(target);
+            mine.complete(result);
+            return result;
         } catch (RuntimeException e) {
-            log.warn("health check of provider {} could not be recorded: {}", target.id(), e.toString());
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            checking.remove(target.id(), mine);
+            health.markChanged();
+            catalog.requestRefresh();
         }
     }
 
-    private void check(ProviderView target) {
+    /** A round's check: skipped when another check of the provider (an alert's) is under way. */
+    private void checkQuietly(ProviderView target) {
+        CompletableFuture<Result> mine = new CompletableFuture<>();
+        if (checking.putIfAbsent(target.id(), mine) != null) {
+            return;
+        }
+        try {
+            mine.complete(check(target));
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            log.warn("health check of provider {} could not be recorded: {}", target.id(), e.toString());
+        } finally {
+            checking.remove(target.id(), mine);
+        }
+    }
+
+    private Result check(ProviderView target) {
         String id = target.id();
         ProviderProbe.Answer answer;
         try {
@@ -144,7 +194,7 @@ class ProviderHealthChecker implements SmartLifecycle {
                     failures, at)))) {
                 log.info("provider {} went offline after {} failed checks: {}", id, failures, failure.getMessage());
             }
-            return;
+            return new Result(false, failure.getMessage());
         }
         Instant at = clock.instant();
         health.recordSuccess(id, at, answer.latencyMs());
@@ -155,6 +205,7 @@ class ProviderHealthChecker implements SmartLifecycle {
         if (!models.equals(target.models())) {
             commands.sendAndWait(new PublishProviderModels(id, models, at));
         }
+        return new Result(true, null);
     }
 
     private Thread thread(Runnable runnable) {

@@ -6,6 +6,7 @@ import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.projections.marketplace.CatalogSnapshot;
+import io.chanledger.projections.marketplace.FeedbackSummary;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderRow;
 import io.chanledger.projections.marketplace.ProviderView;
@@ -98,8 +99,10 @@ class ProviderListing {
     }
 
     private Rendered render(State current, ProviderQuery query) {
-        List<ProvidersResponse.Provider> providers = select(current.listed().stream(), query)
+        List<?> providers = select(current.listed().stream(), query)
                 .map(Listed::entry)
+                .map(entry -> query.format() == ProviderQuery.Format.COMPACT
+                        ? ProvidersResponse.CompactProvider.of(entry) : entry)
                 .toList();
         return Rendered.of(mapper, new ProvidersResponse(VERSION, providers.size(), millis(current.snapshot().builtAt()),
                 providers, ProviderQuery.DESCRIPTION, meta));
@@ -131,7 +134,7 @@ class ProviderListing {
         return new ProvidersResponse.Provider(row.providerId(), row.name(), row.description(), row.apiUrl(),
                 Hex.toChecksumAddress(row.address()), row.category(), chainId,
                 new ProvidersResponse.Status(row.online(), millis(view.health().lastChecked()), view.health().latencyMs()),
-                models(view.models()), properties.protocol(), row.docsUrl());
+                models(view.models()), properties.providerProtocol(), row.docsUrl());
     }
 
     static List<ProvidersResponse.Model> models(List<ModelPrice> models) {
@@ -153,7 +156,13 @@ class ProviderListing {
                         row.online() ? health.lastError() : firstNonNull(health.lastError(), row.offlineReason())),
                 models(view.models()),
                 view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
-                        .toList());
+                        .toList(),
+                feedback(view.feedback()));
+    }
+
+    private DirectoryResponse.Feedback feedback(FeedbackSummary summary) {
+        return new DirectoryResponse.Feedback(properties.feedback().window().toString(), summary.reports(),
+                summary.successes(), summary.failures(), summary.successRate(), summary.failureReasons());
     }
 
     private static String firstNonNull(String a, String b) {

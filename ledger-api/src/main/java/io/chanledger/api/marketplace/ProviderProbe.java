@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,13 +20,20 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
- * Calls a provider's public endpoints: {@code /v1/pricing} for the connection test, and
- * {@code /v1/models} plus {@code /v1/pricing} for health checks. Redirects are not followed, each
- * call is bounded in time and in response size, and the host is checked against the
- * {@link AddressPolicy} before every call.
+ * Calls a provider's public endpoints: {@code /v1/pricing} and {@code /v1/docs} for the connection
+ * test, and {@code /v1/models}, {@code /v1/pricing} and {@code /v1/docs} for health checks.
+ * Redirects are not followed, each call is bounded in time and in response size, and the host is
+ * checked against the {@link AddressPolicy} before every call.
+ *
+ * <p>The deployed marketplace lists only providers whose {@code /v1/docs} explains their use in
+ * at least {@value #MIN_DOCS_CHARACTERS} characters, since agents read it before their first
+ * request (PROTOCOL.md §3); a provider without it fails the check {@value #DOCS_MISSING}.
  */
 @Component
 class ProviderProbe {
+
+    static final String DOCS_MISSING = "docs_missing";
+    static final int MIN_DOCS_CHARACTERS = 100;
 
     /** What a provider answered: its models and prices, and how long {@code latencyOf} took. */
     record Answer(List<ModelPrice> models, long latencyMs) {
@@ -54,16 +62,21 @@ class ProviderProbe {
         policy.check(apiUrl);
     }
 
-    /** The connection test: {@code GET {apiUrl}/v1/pricing} within {@code timeout}. */
-    Answer pricing(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
+    /** The connection test: {@code GET {apiUrl}/v1/pricing}, then {@code /v1/docs}, all within {@code timeout}. */
+    Answer connectionTest(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
         long deadline = System.nanoTime() + timeout.toNanos();
         long started = System.nanoTime();
         JsonNode body = getJson(apiUrl, "/v1/pricing", deadline);
         long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        return new Answer(PricingDocument.parse(body, address, chainId), latency);
+        List<ModelPrice> prices = PricingDocument.parse(body, address, chainId);
+        checkDocs(apiUrl, deadline);
+        return new Answer(prices, latency);
     }
 
-    /** A health check: {@code /v1/models} must list models, {@code /v1/pricing} must price them. */
+    /**
+     * A health check: {@code /v1/models} must list models, {@code /v1/pricing} must price them,
+     * {@code /v1/docs} must explain them; each call within {@code timeout}.
+     */
     Answer health(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
         long started = System.nanoTime();
         JsonNode models = getJson(apiUrl, "/v1/models", started + timeout.toNanos());
@@ -74,10 +87,38 @@ class ProviderProbe {
         }
         List<ModelPrice> prices = PricingDocument.parse(getJson(apiUrl, "/v1/pricing", System.nanoTime()
                 + timeout.toNanos()), address, chainId);
+        checkDocs(apiUrl, System.nanoTime() + timeout.toNanos());
         return new Answer(prices, latency);
     }
 
+    /** {@code /v1/docs} answers 200 with at least {@value #MIN_DOCS_CHARACTERS} characters of text. */
+    private void checkDocs(URI apiUrl, long deadlineNanos) throws ProbeFailure {
+        HttpResponse<byte[]> response = get(apiUrl, "/v1/docs", deadlineNanos, "text/plain, text/markdown, */*");
+        if (response.statusCode() != 200) {
+            throw new ProbeFailure(DOCS_MISSING, "/v1/docs answered HTTP " + response.statusCode() + "; agents read "
+                    + "it before their first request, and providers without it are not listed");
+        }
+        String text = new String(response.body(), StandardCharsets.UTF_8).strip();
+        int characters = text.codePointCount(0, text.length());
+        if (characters < MIN_DOCS_CHARACTERS) {
+            throw new ProbeFailure(DOCS_MISSING, "/v1/docs has " + characters + " characters; at least "
+                    + MIN_DOCS_CHARACTERS + " are needed to tell agents how to call the provider");
+        }
+    }
+
     private JsonNode getJson(URI apiUrl, String path, long deadlineNanos) throws ProbeFailure {
+        HttpResponse<byte[]> response = get(apiUrl, path, deadlineNanos, "application/json");
+        if (response.statusCode() != 200) {
+            throw new ProbeFailure(path + " answered HTTP " + response.statusCode());
+        }
+        try {
+            return mapper.readTree(response.body());
+        } catch (IOException e) {
+            throw new ProbeFailure(path + " did not answer with JSON");
+        }
+    }
+
+    private HttpResponse<byte[]> get(URI apiUrl, String path, long deadlineNanos, String accept) throws ProbeFailure {
         try {
             policy.check(apiUrl);
         } catch (AddressPolicy.BlockedAddressException e) {
@@ -90,7 +131,7 @@ class ProviderProbe {
         URI target = URI.create(apiUrl.toString() + path);
         HttpRequest request = HttpRequest.newBuilder(target)
                 .timeout(Duration.ofNanos(remaining))
-                .header("Accept", "application/json")
+                .header("Accept", accept)
                 .header("User-Agent", "chan-marketplace-probe")
                 .GET()
                 .build();
@@ -108,14 +149,7 @@ class ProviderProbe {
         } catch (ExecutionException e) {
             throw new ProbeFailure(path + " failed: " + describe(e.getCause()));
         }
-        if (response.statusCode() != 200) {
-            throw new ProbeFailure(path + " answered HTTP " + response.statusCode());
-        }
-        try {
-            return mapper.readTree(response.body());
-        } catch (IOException e) {
-            throw new ProbeFailure(path + " did not answer with JSON");
-        }
+        return response;
     }
 
     private static String describe(Throwable cause) {

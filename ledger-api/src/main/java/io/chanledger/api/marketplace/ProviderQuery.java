@@ -10,19 +10,31 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The filters of {@code GET /api/mcp/providers}, validated. {@code model} is kept lowercased;
- * {@code minScore} null means no minimum. A record, so equal queries share one cached response.
+ * The filters of {@code GET /api/mcp/providers}, validated, and the format of the answer.
+ * {@code model} is kept lowercased; {@code minScore} null means no minimum. A record, so equal
+ * queries share one cached response.
  */
-record ProviderQuery(String category, String model, String tier, BigDecimal minScore, int limit, boolean onlineOnly) {
+record ProviderQuery(String category, String model, String tier, BigDecimal minScore, int limit, boolean onlineOnly,
+                     Format format) {
+
+    /** {@code full}: every field of the spec; {@code compact}: what an agent needs to choose and pay. */
+    enum Format {
+        FULL, COMPACT;
+
+        String code() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     static final int MAX_LIMIT = 200;
     static final int MAX_MODEL_LENGTH = 200;
-    static final ProviderQuery DEFAULT = new ProviderQuery(null, null, null, null, MAX_LIMIT, true);
+    static final ProviderQuery DEFAULT = new ProviderQuery(null, null, null, null, MAX_LIMIT, true, Format.FULL);
 
     /** What {@code _filters} says: every parameter, its type and what it allows. */
     static final Map<String, Object> DESCRIPTION = describe();
 
-    static ProviderQuery parse(String category, String model, String tier, String minScore, String limit, String online) {
+    static ProviderQuery parse(String category, String model, String tier, String minScore, String limit, String online,
+                               String format) {
         String categoryValue = null;
         if (category != null) {
             categoryValue = ProviderCategory.fromCode(category).map(ProviderCategory::code).orElseThrow(() ->
@@ -69,7 +81,17 @@ record ProviderQuery(String category, String model, String tier, BigDecimal minS
                         List.of("true", "false"));
             };
         }
-        return new ProviderQuery(categoryValue, modelValue, tierValue, minScoreValue, limitValue, onlineOnly);
+        Format formatValue = Format.FULL;
+        if (format != null) {
+            formatValue = switch (format) {
+                case "full" -> Format.FULL;
+                case "compact" -> Format.COMPACT;
+                default -> throw FieldProblem.parameter("format", "must be full or compact, got '" + clip(format) + "'",
+                        List.of("full", "compact"));
+            };
+        }
+        return new ProviderQuery(categoryValue, modelValue, tierValue, minScoreValue, limitValue, onlineOnly,
+                formatValue);
     }
 
     private static BigDecimal number(String text) {
@@ -111,6 +133,10 @@ record ProviderQuery(String category, String model, String tier, BigDecimal minS
         filters.put("limit", ordered("type", "integer", "minimum", 1, "maximum", MAX_LIMIT, "default", MAX_LIMIT));
         filters.put("online", ordered("type", "boolean", "default", true,
                 "description", "false includes offline providers"));
+        filters.put("format", ordered("type", "string", "values", List.of("full", "compact"), "default", "full",
+                "description", "compact keeps id, name, category, apiUrl, providerAddress, protocol, "
+                        + "status.online, status.latencyMs and each model's id and pricing, at the same paths as "
+                        + "full, so that a long list fits in a model's context"));
         return Collections.unmodifiableMap(filters);
     }
 }

@@ -13,6 +13,7 @@ import io.chanledger.projections.marketplace.ProviderHealthStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.eventsourcing.eventstore.EventStore;
@@ -85,7 +86,8 @@ class ProviderRegistration {
         }
         ProviderProbe.Answer answer;
         try {
-            answer = probe.pricing(request.apiUrl(), request.address(), properties.registration().connectionTimeout());
+            answer = probe.connectionTest(request.apiUrl(), request.address(),
+                    properties.registration().connectionTimeout());
         } catch (ProbeFailure e) {
             throw connectionTestFailed(request, e);
         }
@@ -141,9 +143,15 @@ class ProviderRegistration {
                 Map.of("field", "providerAddress", "providerId", providerId));
     }
 
+    /** {@code check} names the listing rule the provider failed, when it was one ({@code docs_missing}). */
     private static ApiProblem connectionTestFailed(RegistrationRequest request, ProbeFailure failure) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("field", "apiUrl");
+        properties.put("reason", failure.getMessage());
+        if (failure.check() != null) {
+            properties.put("check", failure.check());
+        }
         return new ApiProblem(HttpStatus.UNPROCESSABLE_ENTITY, "connection_test_failed",
-                "the connection test GET " + request.apiUrl() + "/v1/pricing failed: " + failure.getMessage(),
-                Map.of("field", "apiUrl", "reason", failure.getMessage()));
+                "the connection test of " + request.apiUrl() + " failed: " + failure.getMessage(), properties);
     }
 }

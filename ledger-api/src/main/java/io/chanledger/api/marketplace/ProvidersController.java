@@ -59,9 +59,12 @@ class ProvidersController {
             @Parameter(description = "false includes offline providers",
                     schema = @Schema(type = "boolean", defaultValue = "true"))
             @RequestParam(required = false) String online,
+            @Parameter(description = "compact keeps what an agent needs to choose and pay, at the same paths",
+                    schema = @Schema(allowableValues = {"full", "compact"}, defaultValue = "full"))
+            @RequestParam(required = false) String format,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             HttpServletRequest request, HttpServletResponse response) {
-        ProviderQuery query = ProviderQuery.parse(category, model, tier, minScore, limit, online);
+        ProviderQuery query = ProviderQuery.parse(category, model, tier, minScore, limit, online, format);
         return bodies.respond(request, response, listing.providers(query), ifNoneMatch, REVALIDATE);
     }
 }

@@ -2,18 +2,25 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Body of {@code GET /api/mcp/providers} (spec §2.1–2.4). */
+/**
+ * Body of {@code GET /api/mcp/providers} (spec §2.1–2.4). {@code providers} holds {@link Provider}s,
+ * or with {@code format=compact} {@link CompactProvider}s: the same paths, only those an agent needs
+ * to choose a provider and pay it, so that a long list fits in a model's context.
+ */
 @Schema(name = "ProvidersResponse")
 record ProvidersResponse(
         @Schema(description = "response version label", example = "1.0") String version,
         @Schema(description = "number of providers returned") int count,
         @Schema(description = "when this list was computed") Instant timestamp,
-        List<Provider> providers,
+        @ArraySchema(schema = @Schema(oneOf = {Provider.class, CompactProvider.class},
+                description = "Provider by default, CompactProvider with format=compact"))
+        List<?> providers,
         @JsonProperty("_filters") @Schema(description = "the query parameters and their allowed values")
         Map<String, Object> filters,
         @JsonProperty("_meta") ProtocolMeta meta) {
@@ -29,7 +36,8 @@ record ProvidersResponse(
             @Schema(example = "137") long chainId,
             Status status,
             List<Model> models,
-            @Schema(description = "payment protocol the provider speaks", example = "chan-v2") String protocol,
+            @Schema(description = "payment scheme the provider takes; agent clients keep the providers whose "
+                    + "protocol is chan (mpp is another scheme)", example = "chan") String protocol,
             @Schema(format = "uri", description = "the provider's documentation, when it gave one") String docsUrl) {
     }
 
@@ -49,6 +57,31 @@ record ProvidersResponse(
             @Schema(description = "USDC per 1,000 output tokens, decimal string", example = "0.015") String outputPer1kTokens,
             @Schema(example = "USDC") String currency,
             @Schema(example = "6") int decimals) {
+    }
+
+    @Schema(name = "CompactProvider", description = "a Provider with only what choosing and paying need")
+    record CompactProvider(String id, String name, String category, String apiUrl, String providerAddress,
+                           @Schema(example = "chan") String protocol, CompactStatus status, List<CompactModel> models) {
+
+        static CompactProvider of(Provider full) {
+            return new CompactProvider(full.id(), full.name(), full.category(), full.apiUrl(), full.providerAddress(),
+                    full.protocol(), new CompactStatus(full.status().online(), full.status().latencyMs()),
+                    full.models().stream().map(m -> new CompactModel(m.id(), new CompactPricing(
+                            m.pricing().inputPer1kTokens(), m.pricing().outputPer1kTokens()))).toList());
+        }
+    }
+
+    @Schema(name = "CompactProviderStatus")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record CompactStatus(boolean online, Long latencyMs) {
+    }
+
+    @Schema(name = "CompactModel")
+    record CompactModel(String id, CompactPricing pricing) {
+    }
+
+    @Schema(name = "CompactPricing", description = "decimal USDC per 1,000 tokens")
+    record CompactPricing(String inputPer1kTokens, String outputPer1kTokens) {
     }
 
     @Schema(name = "ProtocolMeta")

@@ -33,6 +33,9 @@ record RegistryResponse(
             @Schema(description = "the provider's model and pricing endpoints answered at the last check") boolean inferenceOnline,
             @Schema(nullable = true) Long latencyMs,
             @Schema(nullable = true) Instant lastChecked,
-            @Schema(description = "number of models; no model pricing is included") int modelCount) {
+            @Schema(description = "number of models; no model pricing is included") int modelCount,
+            @Schema(description = "payment scheme the miner takes", example = "chan") String protocol,
+            @Schema(description = "what validators' miners GET to see that the provider answers: its unpaid "
+                    + "model list, since a provider's base URL need not answer a GET") String probeUrl) {
     }
 }

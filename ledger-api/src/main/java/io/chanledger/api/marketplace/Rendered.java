@@ -2,6 +2,7 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
@@ -13,8 +14,9 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * A JSON body serialized once, with its strong entity tag (a hash of the bytes), answered as is
- * to every request until it is replaced. Requests whose {@code If-None-Match} names the tag get 304.
+ * A body (JSON, or text for agents) serialized once, with its strong entity tag (a hash of the
+ * bytes), answered as is to every request until it is replaced. Requests whose
+ * {@code If-None-Match} names the tag get 304.
  */
 public record Rendered(byte[] body, String etag) {
 
@@ -27,6 +29,12 @@ public record Rendered(byte[] body, String etag) {
         }
     }
 
+    /** A text body (UTF-8), such as the guides for agents. */
+    public static Rendered text(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return new Rendered(bytes, tag(bytes));
+    }
+
     static String tag(byte[] bytes) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
@@ -37,13 +45,17 @@ public record Rendered(byte[] body, String etag) {
     }
 
     public ResponseEntity<byte[]> respond(String ifNoneMatch, CacheControl cacheControl) {
+        return respond(ifNoneMatch, cacheControl, MediaType.APPLICATION_JSON);
+    }
+
+    public ResponseEntity<byte[]> respond(String ifNoneMatch, CacheControl cacheControl, MediaType contentType) {
         if (matches(ifNoneMatch)) {
             return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).cacheControl(cacheControl).build();
         }
         return ResponseEntity.ok()
                 .eTag(etag)
                 .cacheControl(cacheControl)
-                .contentType(MediaType.APPLICATION_JSON)
+                .contentType(contentType)
                 .header(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length))
                 .body(body);
     }

@@ -20,6 +20,9 @@ import org.springframework.http.CacheControl;
  */
 final class ValidatorRegistry {
 
+    /** Every provider must answer it without payment (PROTOCOL.md §2); its base URL need not answer at all. */
+    static final String PROBE_PATH = "/v1/models";
+
     private record Cached(Rendered rendered, Instant builtAt) {
     }
 
@@ -35,14 +38,22 @@ final class ValidatorRegistry {
     private final Clock clock;
     private final Duration ttl;
     private final int subnet;
+    private final String protocol;
     private Cached cached;
 
-    ValidatorRegistry(Supplier<CatalogSnapshot> catalog, ObjectMapper mapper, Clock clock, Duration ttl, int subnet) {
+    ValidatorRegistry(Supplier<CatalogSnapshot> catalog, ObjectMapper mapper, Clock clock, Duration ttl, int subnet,
+                      String protocol) {
         this.catalog = catalog;
         this.mapper = mapper;
         this.clock = clock;
         this.ttl = ttl;
         this.subnet = subnet;
+        this.protocol = protocol;
+    }
+
+    /** The URL validators' miners probe for a provider at {@code apiUrl}. */
+    static String probeUrl(String apiUrl) {
+        return apiUrl + PROBE_PATH;
     }
 
     synchronized Answer current() {
@@ -58,19 +69,20 @@ final class ValidatorRegistry {
     private Rendered build(CatalogSnapshot snapshot, Instant now) {
         List<RegistryResponse.Miner> miners = snapshot.providers().stream()
                 .filter(p -> p.listed() && p.online())
-                .map(ValidatorRegistry::miner)
+                .map(this::miner)
                 .toList();
         int online = (int) miners.stream().filter(RegistryResponse.Miner::online).count();
         return Rendered.of(mapper, new RegistryResponse(ProviderListing.VERSION, ProviderListing.millis(now), miners,
                 miners.size(), online, subnet));
     }
 
-    private static RegistryResponse.Miner miner(ProviderView view) {
+    private RegistryResponse.Miner miner(ProviderView view) {
         ProviderRow row = view.row();
         return new RegistryResponse.Miner(row.providerId(), row.name(), row.tier(), row.category(),
                 row.additionalCategories(), row.apiUrl(), Hex.toChecksumAddress(row.address()), row.hotkey(), row.uid(),
                 row.score() == null ? BigDecimal.ZERO : row.score(), row.online(),
                 row.online() && !view.models().isEmpty() && view.health().consecutiveFailures() == 0,
-                view.health().latencyMs(), ProviderListing.millis(view.health().lastChecked()), view.models().size());
+                view.health().latencyMs(), ProviderListing.millis(view.health().lastChecked()), view.models().size(),
+                protocol, probeUrl(row.apiUrl()));
     }
 }

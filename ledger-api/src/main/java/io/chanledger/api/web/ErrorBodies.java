@@ -15,7 +15,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The two error shapes of the service. {@code /api/*}: RFC 9457 problem+json with {@code code}.
+ * The two error shapes of the service. {@code /api/*}: RFC 9457 problem+json with {@code code},
+ * and {@code error} repeating {@code detail}, since agent clients show {@code data.error} to the
+ * agent and would otherwise show nothing (RFC 9457 allows extension members).
  * {@code /v1/*} (called by OpenAI-style clients): {@code {"error":{"message","type","code"}}} and
  * the {@code X-CHAN-Error} header. Both carry only what the caller may see: never a stack trace.
  */
@@ -70,6 +72,7 @@ public final class ErrorBodies {
         body.setTitle(status.getReasonPhrase());
         instance(path).ifPresent(body::setInstance);
         body.setProperty("code", code);
+        body.setProperty("error", detail);
         properties.forEach(body::setProperty);
         return body;
     }

@@ -22,7 +22,7 @@ class GasStationDisabledTest {
     @Test
     void withoutAFaucetEveryRequestIsAnsweredDisabled() {
         GasStationController controller = new GasStationController(station,
-                new ClientRateLimiter(settings.rateLimit(), System::nanoTime), new ObjectMapper(), settings);
+                settings.rateLimit().newLimiter(), new ObjectMapper(), settings);
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/gas-station");
 
         ResponseEntity<Map<String, Object>> reply = controller.request(

@@ -60,7 +60,7 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
         GasStation station = stationFor(faucet, devnet.rpcUrl(), Duration.ofSeconds(5), Duration.ofSeconds(5));
         GasStationProperties settings = properties(Duration.ofSeconds(5), Duration.ofSeconds(5));
         GasStationController controller = new GasStationController(station,
-                new ClientRateLimiter(settings.rateLimit(), System::nanoTime), json, settings);
+                settings.rateLimit().newLimiter(), json, settings);
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/gas-station");
         request.setRemoteAddr("10.78.0.1");
 

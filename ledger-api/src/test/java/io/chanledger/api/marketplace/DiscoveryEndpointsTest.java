@@ -30,6 +30,8 @@ class DiscoveryEndpointsTest extends LedgerIntegrationTest {
         assertThat(endpoints.path("providers").asText()).isEqualTo("http://localhost:8080/api/mcp/providers");
         assertThat(endpoints.path("docs").asText()).isEqualTo("http://localhost:8080/swagger-ui/index.html");
         assertThat(endpoints.path("openapi").asText()).isEqualTo("http://localhost:8080/v3/api-docs");
+        assertThat(endpoints.path("llmsTxt").asText()).isEqualTo("http://localhost:8080/llms.txt");
+        assertThat(endpoints.path("skill").asText()).isEqualTo("http://localhost:8080/skill.md");
         ConditionalGets.assertRoundTrip(baseUrl() + "/api/agent", "max-age=3600, public");
     }
 
@@ -55,6 +57,13 @@ class DiscoveryEndpointsTest extends LedgerIntegrationTest {
         assertThat(paths.path("/api/skills/{slug}").has("get")).isTrue();
         assertThat(paths.path("/api/skills/{slug}").has("put")).isTrue();
         assertThat(paths.path("/api/chan/signing").has("get")).isTrue();
+        assertThat(paths.path("/api/mcp/providers").path("get").path("parameters")).extracting(p -> p.path("name").asText())
+                .contains("format");
+        assertThat(paths.path("/api/feedback").has("post")).isTrue();
+        assertThat(paths.path("/api/telemetry").has("post")).isTrue();
+        assertThat(paths.path("/api/validator/probe-alert").has("post")).isTrue();
+        assertThat(paths.path("/llms.txt").has("get")).isTrue();
+        assertThat(paths.path("/skill.md").has("get")).isTrue();
         assertThat(paths.path("/api/admin/providers/{providerId}/approve").has("post")).isTrue();
         assertThat(paths.path("/api/admin/providers/{providerId}/suspend").has("post")).isTrue();
         assertThat(paths.path("/api/admin/providers/{providerId}/score").has("put")).isTrue();
@@ -63,6 +72,24 @@ class DiscoveryEndpointsTest extends LedgerIntegrationTest {
                 .contains("version", "count", "timestamp", "providers", "_filters", "_meta");
         assertThat(schemas.path("Miner").path("properties").has("modelCount")).isTrue();
         assertThat(Http.get(baseUrl() + "/swagger-ui/index.html").status()).isEqualTo(200);
+    }
+
+    @Test
+    void theGuidesForAgentsAreServedAsTextFromThisDeploymentsConfigurationAndLinkedFromTheAgentDocument() {
+        JsonNode endpoints = Http.get(baseUrl() + "/api/agent").json().path("endpoints");
+        Http.Reply llms = Http.get(baseUrl() + URI.create(endpoints.path("llmsTxt").asText()).getPath());
+        Http.Reply skill = Http.get(baseUrl() + URI.create(endpoints.path("skill").asText()).getPath());
+
+        assertThat(llms.status()).isEqualTo(200);
+        assertThat(llms.contentType()).isEqualTo("text/plain;charset=UTF-8");
+        assertThat(llms.body()).startsWith("# ").contains("verifyingContract " + CONTRACT)
+                .contains("http://localhost:8080/api/mcp/providers").contains("(http://localhost:8080/skill.md)");
+        assertThat(skill.status()).isEqualTo(200);
+        assertThat(skill.contentType()).isEqualTo("text/markdown;charset=UTF-8");
+        assertThat(skill.body()).startsWith("---\nname: chan-marketplace\n").contains(CONTRACT).contains(USDC)
+                .contains("## 4. Sign a voucher for every request");
+        ConditionalGets.assertRoundTrip(baseUrl() + "/llms.txt", "max-age=3600, public");
+        ConditionalGets.assertRoundTrip(baseUrl() + "/skill.md", "max-age=3600, public");
     }
 
     @Test

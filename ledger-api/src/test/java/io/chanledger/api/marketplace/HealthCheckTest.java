@@ -63,6 +63,30 @@ class HealthCheckTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void aProviderWhoseDocsGoMissingIsNotListedAsOnlineUntilTheyAreBack() {
+        provider.stub().docs("too short to tell an agent anything");
+
+        fixture.awaitEntry(provider, e -> !e.path("status").path("online").asBoolean());
+        JsonNode offline = fixture.directoryEntry(provider.id());
+        assertThat(offline.path("status").path("lastError").asText()).startsWith("docs_missing:")
+                .contains("35 characters");
+        assertThat(offline.path("history").get(offline.path("history").size() - 1).path("detail").asText())
+                .startsWith("docs_missing:");
+        assertThat(fixture.listed("")).isEmpty();
+
+        provider.stub().docs(null);
+        fixture.awaitEntry(provider, e -> e.path("status").path("lastError").asText()
+                .startsWith("docs_missing: /v1/docs answered HTTP 404"));
+        assertThat(fixture.listed("")).isEmpty();
+
+        provider.stub().docs("Send chat completions with an X-CHAN-Voucher header; prices are at /v1/pricing, "
+                + "per 1,000 tokens, in USDC.");
+
+        fixture.awaitEntry(provider, e -> e.path("status").path("online").asBoolean());
+        assertThat(fixture.listed("")).containsExactly(provider.id());
+    }
+
+    @Test
     void aPriceChangeIsPublishedOnceAndUnchangedPollsRecordNothing() {
         JsonNode before = fixture.directoryEntry(provider.id());
         String lastChecked = before.path("status").path("lastChecked").asText();

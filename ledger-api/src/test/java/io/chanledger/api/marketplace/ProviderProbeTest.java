@@ -80,10 +80,45 @@ class ProviderProbeTest {
     }
 
     @Test
+    void aProviderWithoutDocsFailsTheCheckDocsMissing() {
+        stub.docs(null);
+
+        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> {
+                    assertThat(f.check()).isEqualTo("docs_missing");
+                    assertThat(f.getMessage()).startsWith("docs_missing: /v1/docs answered HTTP 404");
+                });
+        assertThatThrownBy(() -> probe.connectionTest(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.check()).isEqualTo("docs_missing"));
+    }
+
+    @Test
+    void docsShorterThan100CharactersWithoutSurroundingSpaceFailTheCheckDocsMissing() throws Exception {
+        stub.docs("\n  " + "é".repeat(99) + "  \n");
+
+        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> {
+                    assertThat(f.check()).isEqualTo("docs_missing");
+                    assertThat(f.getMessage()).contains("99 characters");
+                });
+
+        stub.docs("é".repeat(100));
+        assertThat(probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT).models()).hasSize(1);
+    }
+
+    @Test
+    void otherFailuresNameNoListingRule() {
+        stub.down(true);
+
+        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.check()).isNull());
+    }
+
+    @Test
     void aProviderThatAnswersTooLateFails() {
         stub.delay(3_000);
 
-        assertThatThrownBy(() -> probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.connectionTest(URI.create(stub.url()), WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessageContaining("in time");
     }
 
@@ -100,7 +135,7 @@ class ProviderProbeTest {
     void redirectsAreNotFollowed() throws Exception {
         URI url = rawServer(302, stub.url() + "/v1/pricing", new byte[0]);
 
-        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.connectionTest(url, WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessage("/v1/pricing answered HTTP 302");
     }
 
@@ -108,7 +143,7 @@ class ProviderProbeTest {
     void aResponseAboveTheLimitIsNotRead() throws Exception {
         URI url = rawServer(200, null, new byte[200_000]);
 
-        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.connectionTest(url, WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessageContaining("larger than 65536 bytes");
     }
 

@@ -46,6 +46,8 @@ class ProviderRegistrationTest extends LedgerIntegrationTest {
         JsonNode problem = reply.json();
         assertThat(problem.path("code").asText()).isEqualTo(code);
         assertThat(problem.path("detail").asText()).isNotBlank();
+        assertThat(problem.path("error").asText()).as("the message clients show from data.error")
+                .isEqualTo(problem.path("detail").asText());
         if (field != null) {
             assertThat(problem.path("field").asText()).isEqualTo(field);
         }
@@ -213,5 +215,38 @@ class ProviderRegistrationTest extends LedgerIntegrationTest {
 
         assertProblem(reply, 422, "connection_test_failed", "apiUrl");
         assertThat(reply.json().path("reason").asText()).contains("HTTP 503");
+    }
+
+    @Test
+    void theConnectionTestReportsDocsMissingWhenTheProviderHasNoDocs() {
+        stub.docs(null);
+
+        Http.Reply reply = register(body());
+
+        assertProblem(reply, 422, "connection_test_failed", "apiUrl");
+        assertThat(reply.json().path("check").asText()).isEqualTo("docs_missing");
+        assertThat(reply.json().path("reason").asText()).startsWith("docs_missing: /v1/docs answered HTTP 404");
+        assertThat(reply.json().path("error").asText()).contains("docs_missing");
+        assertThat(directoryEntry(Registrations.idOf(wallet))).isNull();
+    }
+
+    @Test
+    void theConnectionTestReportsDocsMissingWhenTheDocsAreShorterThan100Characters() {
+        stub.docs("  " + "d".repeat(99) + "\n");
+
+        Http.Reply reply = register(body());
+
+        assertProblem(reply, 422, "connection_test_failed", "apiUrl");
+        assertThat(reply.json().path("check").asText()).isEqualTo("docs_missing");
+        assertThat(reply.json().path("reason").asText()).contains("99 characters");
+    }
+
+    @Test
+    void docsOf100CharactersAreEnough() {
+        stub.docs("d".repeat(100));
+
+        Http.Reply reply = register(body());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(201);
     }
 }

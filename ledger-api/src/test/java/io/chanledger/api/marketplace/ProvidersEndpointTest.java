@@ -102,7 +102,7 @@ class ProvidersEndpointTest extends LedgerIntegrationTest {
                 assertThat(pricing.path("decimals").isInt()).isTrue();
                 assertThat(pricing.path("decimals").asInt()).isEqualTo(6);
             }
-            assertThat(provider.path("protocol").asText()).isEqualTo("chan-v2");
+            assertThat(provider.path("protocol").asText()).isEqualTo("chan");
         }
         JsonNode meta = body.path("_meta");
         assertThat(meta.path("protocol").asText()).isEqualTo("chan-v2");
@@ -112,7 +112,9 @@ class ProvidersEndpointTest extends LedgerIntegrationTest {
         assertThat(URI.create(meta.path("marketplaceUrl").asText()).isAbsolute()).isTrue();
         JsonNode filters = body.path("_filters");
         assertThat(filters.fieldNames()).toIterable()
-                .containsExactly("category", "model", "tier", "minScore", "limit", "online");
+                .containsExactly("category", "model", "tier", "minScore", "limit", "online", "format");
+        assertThat(filters.path("format").path("values")).extracting(JsonNode::asText).containsExactly("full", "compact");
+        assertThat(filters.path("format").path("default").asText()).isEqualTo("full");
         assertThat(filters.path("category").path("values")).extracting(JsonNode::asText).containsExactlyElementsOf(CATEGORIES);
         assertThat(filters.path("tier").path("values")).extracting(JsonNode::asText).containsExactly("bittensor", "community");
         assertThat(filters.path("minScore").path("minimum").asInt()).isZero();
@@ -183,7 +185,7 @@ class ProvidersEndpointTest extends LedgerIntegrationTest {
             "category|crypto|llm", "category|LLM|multi-modal", "tier|gold|bittensor", "tier|Bittensor|community",
             "minScore|1.5|maximum", "minScore|-0.1|minimum", "minScore|abc|maximum", "minScore|1e-1|maximum",
             "limit|0|maximum", "limit|201|maximum", "limit|ten|maximum", "limit|1.5|maximum", "limit|-3|maximum",
-            "online|maybe|false", "online|TRUE|false"})
+            "online|maybe|false", "online|TRUE|false", "format|short|compact", "format|COMPACT|full"})
     void anInvalidParameterIsRefusedNamingItAndItsAllowedValues(String parameter, String value, String allowed) {
         Http.Reply reply = Http.get(baseUrl() + "/api/mcp/providers?" + parameter + "=" + value);
 

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * A provider on loopback that answers {@code /v1/pricing} and {@code /v1/models} the way the
- * protocol describes (PROTOCOL.md §2). Tests switch it down (503), change its prices, make it
- * name another address, or make it answer after a delay.
+ * A provider on loopback that answers {@code /v1/pricing}, {@code /v1/models} and {@code /v1/docs}
+ * the way the protocol describes (PROTOCOL.md §2). Tests switch it down (503), change its prices or
+ * its docs, make it name another address, or make it answer after a delay.
  */
 final class StubProvider implements AutoCloseable {
 
@@ -27,6 +27,10 @@ final class StubProvider implements AutoCloseable {
     private volatile String address;
     private volatile boolean down;
     private volatile long delayMillis;
+    /** null: /v1/docs answers 404. */
+    private volatile String docs = """
+            Stub provider for tests. POST /v1/chat/completions in the OpenAI chat format with an X-CHAN-Voucher
+            header; prices per 1,000 tokens are at /v1/pricing.""";
     private final AtomicInteger pricingCalls = new AtomicInteger();
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
@@ -40,6 +44,7 @@ final class StubProvider implements AutoCloseable {
         }
         server.createContext("/v1/pricing", this::pricing);
         server.createContext("/v1/models", this::models);
+        server.createContext("/v1/docs", this::docs);
         server.setExecutor(executor);
         server.start();
     }
@@ -76,6 +81,11 @@ final class StubProvider implements AutoCloseable {
         delayMillis = millis;
     }
 
+    /** What /v1/docs answers from now on; null: 404. */
+    void docs(String text) {
+        docs = text;
+    }
+
     int pricingCalls() {
         return pricingCalls.get();
     }
@@ -96,6 +106,22 @@ final class StubProvider implements AutoCloseable {
                 .map(id -> "{\"id\":\"" + id + "\",\"object\":\"model\",\"created\":1763700000,\"owned_by\":\"stub\"}")
                 .collect(Collectors.joining(","));
         answer(exchange, "{\"object\":\"list\",\"data\":[" + data + "]}");
+    }
+
+    private void docs(HttpExchange exchange) throws IOException {
+        String text = docs;
+        try (exchange) {
+            if (text == null || down) {
+                exchange.sendResponseHeaders(down ? 503 : 404, -1);
+                return;
+            }
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
     }
 
     private void answer(HttpExchange exchange, String json) throws IOException {

@@ -2,6 +2,7 @@ package io.chanledger.api.marketplace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.domain.provider.ModelPrice;
@@ -41,14 +42,14 @@ class ValidatorRegistryTest {
         }
     };
     private final ValidatorRegistry registry = new ValidatorRegistry(catalog::get,
-            new ObjectMapper().registerModule(new JavaTimeModule()), clock, Duration.ofMinutes(5), 7);
+            new ObjectMapper().registerModule(new JavaTimeModule()), clock, Duration.ofMinutes(5), 7, "chan");
 
     private static ProviderView miner(String id, boolean approved, boolean online) {
         ProviderRow row = new ProviderRow(id, "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "miner " + id, "",
                 "https://" + id + ".example", "llm", List.of(), "bittensor", "5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX",
                 3, null, T0, approved ? "approved" : "pending", T0, null, null, online, T0, null, T0);
         return new ProviderView(row, List.of(new ModelPrice("m", "m", BigInteger.ONE, BigInteger.ONE)),
-                new ProviderView.Health(T0, 40L, 0, null), null, List.of());
+                new ProviderView.Health(T0, 40L, 0, null), null, List.of(), null);
     }
 
     @Test
@@ -60,6 +61,17 @@ class ValidatorRegistryTest {
 
         assertThat(body).contains("\"id\":\"a\"").doesNotContain("\"id\":\"b\"").doesNotContain("\"id\":\"c\"");
         assertThat(body).contains("\"count\":1").contains("\"onlineCount\":1").contains("\"subnet\":7");
+    }
+
+    @Test
+    void everyMinerNamesItsProtocolAndTheUnpaidUrlToProbe() throws Exception {
+        catalog.set(new CatalogSnapshot(1, T0, List.of(miner("a", true, true))));
+
+        JsonNode miner = new ObjectMapper().readTree(registry.current().rendered().body()).path("miners").get(0);
+
+        assertThat(miner.path("protocol").asText()).isEqualTo("chan");
+        assertThat(miner.path("apiUrl").asText()).isEqualTo("https://a.example");
+        assertThat(miner.path("probeUrl").asText()).isEqualTo("https://a.example/v1/models");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Reads the whole directory in three queries (providers with health and contact, models, history). */
+/**
+ * Reads the whole directory in four queries (providers with health and contact, models, history,
+ * agents' reports over the last {@code feedbackWindow} counted per provider).
+ */
 public class CatalogReader {
 
     private static final Comparator<ProviderView> LISTING_ORDER = Comparator
@@ -21,10 +25,12 @@ public class CatalogReader {
 
     private final JdbcTemplate jdbc;
     private final int historyLimit;
+    private final Duration feedbackWindow;
 
-    public CatalogReader(JdbcTemplate jdbc, int historyLimit) {
+    public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow) {
         this.jdbc = jdbc;
         this.historyLimit = historyLimit;
+        this.feedbackWindow = feedbackWindow;
     }
 
     public long version() {
@@ -54,6 +60,12 @@ public class CatalogReader {
                                     JdbcProviderDirectoryStore.instant(rs, "occurred_at"), rs.getString("kind"),
                                     rs.getString("detail")));
                 }, historyLimit);
+        Map<String, FeedbackSummary> feedback = new HashMap<>();
+        jdbc.query("SELECT provider_id, outcome, reason, COUNT(*) AS reports FROM marketplace_feedback "
+                + "WHERE received_at >= ? GROUP BY provider_id, outcome, reason", rs -> {
+                    feedback.merge(rs.getString("provider_id"), FeedbackSummary.counted(rs.getString("outcome"),
+                            rs.getString("reason"), rs.getLong("reports")), FeedbackSummary::plus);
+                }, JdbcProviderDirectoryStore.time(builtAt.minus(feedbackWindow)));
         List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
                 + "h.last_error, c.contact FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
@@ -65,7 +77,8 @@ public class CatalogReader {
                             JdbcProviderDirectoryStore.instant(rs, "last_checked"), latencyMs,
                             rs.getInt("consecutive_failures"), rs.getString("last_error"));
                     return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
-                            rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()));
+                            rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()),
+                            feedback.get(row.providerId()));
                 });
         return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
     }

@@ -42,6 +42,9 @@ public final class ProvidersBenchSeeder {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final List<String> CATEGORIES = ProviderCategory.codes();
+    /** The marketplace lists only providers whose /v1/docs has at least 100 characters. */
+    private static final String DOCS = "Bench provider: POST /v1/chat/completions in the OpenAI chat format with an "
+            + "X-CHAN-Voucher header; models and prices per 1,000 tokens are at /v1/pricing.";
 
     private final String service;
     private final String adminToken;
@@ -148,7 +151,7 @@ public final class ProvidersBenchSeeder {
         return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** /p/{address}/v1/pricing and /p/{address}/v1/models of one stub provider. */
+    /** /p/{address}/v1/pricing, /v1/models and /v1/docs of one stub provider. */
     private void answer(HttpExchange exchange) throws IOException {
         try (exchange) {
             String[] parts = exchange.getRequestURI().getPath().split("/");
@@ -157,12 +160,14 @@ public final class ProvidersBenchSeeder {
                 json = pricing(parts[2]);
             } else if (parts.length == 5 && parts[4].equals("models")) {
                 json = modelList();
+            } else if (parts.length == 5 && parts[4].equals("docs")) {
+                json = null;
             } else {
                 exchange.sendResponseHeaders(404, -1);
                 return;
             }
-            byte[] body = json.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            byte[] body = (json == null ? DOCS : json).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", json == null ? "text/plain" : "application/json");
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);

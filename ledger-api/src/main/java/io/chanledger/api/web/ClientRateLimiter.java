@@ -1,4 +1,4 @@
-package io.chanledger.api.gasstation;
+package io.chanledger.api.web;
 
 import java.time.Duration;
 import java.util.Map;
@@ -9,9 +9,10 @@ import java.util.function.LongSupplier;
  * A token bucket per client address: {@code capacity} requests at once, then one more every
  * {@code refillInterval}. In memory, so each instance limits on its own; with N instances behind
  * a balancer a client gets up to N times the rate. When more than {@code maxClients} buckets are
- * held, the full ones (clients idle long enough to be back at capacity) are dropped.
+ * held, the full ones (clients idle long enough to be back at capacity) are dropped. Every
+ * endpoint that limits clients (gas station, feedback, telemetry, probe alerts) has one of its own.
  */
-class ClientRateLimiter {
+public class ClientRateLimiter {
 
     private final int capacity;
     private final long refillNanos;
@@ -19,15 +20,19 @@ class ClientRateLimiter {
     private final LongSupplier nanoTime;
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
 
-    ClientRateLimiter(GasStationProperties.RateLimit settings, LongSupplier nanoTime) {
-        this.capacity = settings.capacity();
-        this.refillNanos = settings.refillInterval().toNanos();
-        this.maxClients = settings.maxClients();
+    public ClientRateLimiter(int capacity, Duration refillInterval, int maxClients, LongSupplier nanoTime) {
+        if (capacity < 1 || refillInterval.isNegative() || refillInterval.isZero() || maxClients < 1) {
+            throw new IllegalArgumentException(
+                    "a rate limit needs capacity >= 1, a positive refill interval and max clients >= 1");
+        }
+        this.capacity = capacity;
+        this.refillNanos = refillInterval.toNanos();
+        this.maxClients = maxClients;
         this.nanoTime = nanoTime;
     }
 
     /** Takes a token of {@code client}; returns zero when it got one, else how long until the next. */
-    Duration acquire(String client) {
+    public Duration acquire(String client) {
         long now = nanoTime.getAsLong();
         if (buckets.size() >= maxClients && !buckets.containsKey(client)) {
             buckets.values().removeIf(bucket -> bucket.isFull(now));

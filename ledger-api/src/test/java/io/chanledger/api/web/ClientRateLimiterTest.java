@@ -1,4 +1,4 @@
-package io.chanledger.api.gasstation;
+package io.chanledger.api.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,7 @@ class ClientRateLimiterTest {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
     private ClientRateLimiter limiter(int capacity, Duration refill, int maxClients) {
-        return new ClientRateLimiter(new GasStationProperties.RateLimit(capacity, refill, maxClients), now::get);
+        return new ClientRateLimiter(capacity, refill, maxClients, now::get);
     }
 
     private void advance(Duration duration) {
