@@ -90,7 +90,10 @@ async function main() {
   const listing = await getJson(`${marketplace}/api/mcp/providers`);
   expect(listing.status === 200, `providers answered ${listing.status}`);
   expect(Array.isArray(listing.body.providers) && listing.body.providers.length > 0, 'no provider is listed');
-  const provider = listing.body.providers.find((p) => p.status?.online && p.models?.length > 0);
+  // real agent clients keep the providers of their payment scheme: protocol "chan" (the other is "mpp")
+  const chanProviders = listing.body.providers.filter((p) => p.protocol === 'chan');
+  expect(chanProviders.length === listing.body.providers.length, 'a listed provider does not say protocol "chan"');
+  const provider = chanProviders.find((p) => p.status?.online && p.models?.length > 0);
   expect(provider, 'no online provider with models');
   const isFlat = (m) => m.pricing.outputPer1kTokens === '0' && m.pricing.inputPer1kTokens !== '0';
   const model = process.env.CHAN_MODEL
@@ -289,6 +292,12 @@ async function main() {
   }
   expect(history.filter((e) => e.type === 'VoucherAccepted').length === requests.length,
     `the ledger does not hold ${requests.length} vouchers`);
+  step('8. report the outcome of the session (POST /api/feedback), as agent clients do');
+  const feedback = await getJson(`${marketplace}/api/feedback`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ providerId: provider.id, outcome: 'success', protocol: 'chan' }),
+  });
+  expect(feedback.status === 202, `feedback answered ${feedback.status}: ${JSON.stringify(feedback.body)}`);
   console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
 }
 
