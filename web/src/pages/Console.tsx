@@ -184,12 +184,12 @@ function Replay({ auth }: { auth: Auth }) {
   );
 }
 
+/** "sha256 (table rows, …)" of a read-model checksum. */
 function checksumText(checksum: unknown): string {
-  if (typeof checksum === 'string') return checksum;
-  if (checksum && typeof checksum === 'object') {
-    return Object.entries(checksum as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
-  }
-  return String(checksum);
+  if (!checksum || typeof checksum !== 'object') return String(checksum);
+  const value = checksum as { sha256?: string; tables?: { table: string; rows: number }[] };
+  const tables = (value.tables ?? []).map((t) => `${t.table}: ${t.rows} rows`).join(', ');
+  return `${value.sha256 ?? JSON.stringify(checksum)}${tables ? ` (${tables})` : ''}`;
 }
 
 interface HealthComponent { status: string; details?: Record<string, unknown> }
