@@ -157,6 +157,8 @@ const providerPage = {
     const snippet = await page.textContent('[data-testid=pay-snippet]');
     expect(snippet.includes('X-CHAN-Voucher') && snippet.includes(state.stub.url), 'the payment snippet is incomplete');
     await page.locator('[data-testid=provider-docs]').waitFor();
+    // the health checks since the registration, drawn by uPlot
+    await page.locator('[data-testid=latency-chart] canvas').waitFor();
     await shot(page, env, 'provider');
     page.assertNoErrors();
     await page.close();

@@ -9,10 +9,10 @@ export interface Series {
 
 /**
  * A time chart (uPlot: a few dozen kB, canvas, no dependencies). `data` is uPlot's columns: the
- * x values (epoch seconds) first, then one array per series. Values are for drawing only; every
+ * x values (epoch seconds) first, then one array per series (null: a gap). Values are for drawing only; every
  * figure the page states as text is computed exactly elsewhere.
  */
-export function LineChart({ data, series, yLabel, testId }: { data: number[][]; series: Series[]; yLabel: string; testId?: string }) {
+export function LineChart({ data, series, yLabel, testId }: { data: (number | null)[][]; series: Series[]; yLabel: string; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!box.current || data[0].length === 0) return;

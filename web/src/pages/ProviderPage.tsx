@@ -2,14 +2,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
 import type { DirectoryProvider, Signing } from '../types';
+import { LineChart } from '../components/LineChart';
 import { ModelPrice } from './Marketplace';
+
+interface LatencyHistory { samples: { at: string; latencyMs?: number | null; ok: boolean }[] }
 
 export function ProviderPage({ id }: { id: string }) {
   const [provider, setProvider] = useState<DirectoryProvider | null>(null);
   const [signing, setSigning] = useState<Signing | null>(null);
   const [docs, setDocs] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [latency, setLatency] = useState<LatencyHistory | null>(null);
   useEffect(() => {
+    getJson<LatencyHistory>(`/api/directory/providers/${encodeURIComponent(id)}/latency`).then(setLatency).catch(() => setLatency(null));
     getJson<DirectoryProvider>(`/api/directory/providers/${encodeURIComponent(id)}`).then((p) => {
       setProvider(p);
       // a provider elsewhere may not allow this page's origin (CORS): the link below stays
@@ -44,6 +49,10 @@ export function ProviderPage({ id }: { id: string }) {
             {p.history.map((h) => <li><strong>{h.event.replace('_', ' ')}</strong> <span class="muted">{formatTime(h.at)}</span>{h.detail && <div class="muted">{h.detail}</div>}</li>)}
           </ol>
         </div>
+      </div>
+      <div class="card">
+        <h2>Latency, last 24 hours</h2>
+        {latency && <LatencyChart history={latency} />}
       </div>
       <h2>Models and prices</h2>
       <table data-testid="pricing">
@@ -80,4 +89,16 @@ curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json'
   -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
 
 # 4. Close: POST ${p.apiUrl}/v1/close-channel {"channelId":"0x…"}, then cooperativeClose(channelId, finalAmount, signature)`;
+}
+
+function LatencyChart({ history }: { history: LatencyHistory }) {
+  const xs = history.samples.map((s) => Math.floor(Date.parse(s.at) / 1000));
+  const ms = history.samples.map((s) => (s.ok && s.latencyMs != null ? s.latencyMs : null));
+  const failed = history.samples.filter((s) => !s.ok).length;
+  return (
+    <>
+      <LineChart testId="latency-chart" data={[xs, ms]} yLabel="ms" series={[{ label: 'latency (ms)', color: '#2a5bd7' }]} />
+      <p class="muted">{history.samples.length} health checks{failed > 0 ? `, ${failed} failed (gaps)` : ''}.</p>
+    </>
+  );
 }
