@@ -37,6 +37,8 @@ export function BecomeProvider() {
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setForm({ ...form, [key]: value });
     setFieldErrors({ ...fieldErrors, [key]: '' });
+    // a changed field makes the last signed message stale: show the preview again
+    setSigned(null);
   };
   // what the wallet will sign, shown before it signs; the nonce and time are fixed at submission
   const preview = wallet ? registrationMessage(wallet, form.apiUrl.trim(), chainId, '…', '…') : null;

@@ -104,11 +104,11 @@ function ProviderRow({ provider: p }: { provider: DirectoryProvider }) {
   );
 }
 
-export function ModelPrice({ model }: { model: Model }) {
+export function ModelPrice({ model, showId = true }: { model: Model; showId?: boolean }) {
   const price = model.pricing;
   return (
     <span>
-      <code>{model.id}</code>{' '}
+      {showId && <><code>{model.id}</code>{' '}</>}
       {price.perRequest !== undefined
         ? <span class="price">{formatPrice(price.perRequest)} per request</span>
         : <span class="price">{formatPrice(price.inputPer1kTokens)} in / {formatPrice(price.outputPer1kTokens)} out per 1k tokens</span>}

@@ -130,6 +130,12 @@ function EarningsChart({ channels }: { channels: Channel[] }) {
   const claimable: number[] = [];
   let sumClaimed = 0n;
   let sumClaimable = 0n;
+  if (sorted.length > 0) {
+    // from nothing, a minute before the first activity, so a single channel still draws a rise
+    xs.push(Math.floor(Date.parse(sorted[0].lastActivity!) / 1000) - 60);
+    claimed.push(0);
+    claimable.push(0);
+  }
   for (const c of sorted) {
     sumClaimed += baseUnits(c.claimed);
     sumClaimable += baseUnits(c.claimable);

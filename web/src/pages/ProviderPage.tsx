@@ -57,7 +57,7 @@ export function ProviderPage({ id }: { id: string }) {
       <h2>Models and prices</h2>
       <table data-testid="pricing">
         <thead><tr><th>Model</th><th>Name</th><th>Price (USDC)</th></tr></thead>
-        <tbody>{p.models.map((m) => <tr><td><code>{m.id}</code></td><td>{m.name}</td><td><ModelPrice model={m} /></td></tr>)}</tbody>
+        <tbody>{p.models.map((m) => <tr><td><code>{m.id}</code></td><td>{m.name}</td><td><ModelPrice model={m} showId={false} /></td></tr>)}</tbody>
       </table>
       <h2>How to pay this provider</h2>
       <pre data-testid="pay-snippet">{paySnippet(p, signing)}</pre>
@@ -92,7 +92,8 @@ curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json'
 }
 
 function LatencyChart({ history }: { history: LatencyHistory }) {
-  const xs = history.samples.map((s) => Math.floor(Date.parse(s.at) / 1000));
+  // uPlot's time scale is in seconds; checks can be less than a second apart
+  const xs = history.samples.map((s) => Date.parse(s.at) / 1000);
   const ms = history.samples.map((s) => (s.ok && s.latencyMs != null ? s.latencyMs : null));
   const failed = history.samples.filter((s) => !s.ok).length;
   return (

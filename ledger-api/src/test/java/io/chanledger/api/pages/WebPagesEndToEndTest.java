@@ -79,6 +79,7 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         assertThat(log).as(log).contains(
                 "ok - become a provider: register through the form, approve in the console",
                 "ok - marketplace: browse and filter",
+                "ok - marketplace: 200 providers render and filter quickly",
                 "ok - console: replay runs to COMPLETED with matching checksums",
                 "ok - console: an invalid skill shows its problems",
                 "ok - channel explorer: the consumer sees the voucher and the charged total",
