@@ -19,6 +19,10 @@ async function open(context, env, key) {
   const page = await pageWithWallet(context, key);
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
+  // the pages must work under the service's Content-Security-Policy
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) errors.push(message.text());
+  });
   page.assertNoErrors = () => expect(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   return page;
 }

@@ -104,8 +104,8 @@ export function ChannelPage({ channelId }: { channelId: string }) {
         <div class="card">
           <h2>Balance</h2>
           <div class="bar" data-testid="balance-bar" title="claimed / charged / deposit">
-            <span class="claimed" style={{ width: `${permille(claimed, deposit) / 10}%` }} />
-            <span class="charged" style={{ width: `${permille(charged > claimed ? charged - claimed : 0n, deposit) / 10}%` }} />
+            <span class="claimed" style={{ width: `${permille(claimed, deposit) / 10}%`, minWidth: claimed > 0n ? '2px' : 0 }} />
+            <span class="charged" style={{ width: `${permille(charged > claimed ? charged - claimed : 0n, deposit) / 10}%`, minWidth: charged > claimed ? '2px' : 0 }} />
           </div>
           <div class="legend">
             <span><i style={{ background: '#2a5bd7' }} />claimed {formatUsdc(claimed)}</span>

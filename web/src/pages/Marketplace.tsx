@@ -81,6 +81,7 @@ export function Marketplace({ search }: { search: string }) {
               {shown.map((p) => <ProviderRow key={p.id} provider={p} />)}
             </tbody>
           </table>
+          {shown.length === 0 && <p class="muted" data-testid="no-match">No provider matches these filters.{filters.includeOffline ? '' : ' Offline providers are left out: tick "include offline" to see them.'}</p>}
         </>
       )}
     </section>

@@ -50,7 +50,7 @@ function AsConsumer({ wallet }: { wallet: Address }) {
       {channels && channels.length === 0 && <p class="muted">No channel opened from this wallet.</p>}
       {channels && channels.length > 0 && (
         <table>
-          <thead><tr><th>Channel</th><th>Provider</th><th class="num">Deposit</th><th class="num">Remaining</th><th>Expiry</th><th>Status</th></tr></thead>
+          <thead><tr><th>Channel</th><th>Provider</th><th class="num">Deposit</th><th class="num" title="deposit minus the highest voucher you signed">Not yet vouched</th><th>Expiry</th><th>Status</th></tr></thead>
           <tbody>
             {channels.map((c) => (
               <tr>

@@ -26,6 +26,15 @@ class PageRoutes {
 
     static final String INDEX = "static/index.html";
 
+    /**
+     * Scripts and styles from this service only (the pages ship everything in the jar); requests
+     * anywhere over http(s), since a provider's page reads that provider's own {@code /v1/docs};
+     * never framed, so a wallet prompt cannot be clickjacked.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' http: https:; "
+            + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
     private final byte[] index;
 
     PageRoutes() throws IOException {
@@ -48,6 +57,9 @@ class PageRoutes {
                     .body("The web pages are not in this build: build web/ first (deploy/run.sh does).\n".getBytes());
         }
         return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
+                .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Referrer-Policy", "same-origin")
                 .body(index);
     }
 }

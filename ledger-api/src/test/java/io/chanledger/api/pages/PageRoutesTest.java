@@ -31,6 +31,8 @@ class PageRoutesTest extends LedgerIntegrationTest {
             assertThat(reply.contentType()).as(path).startsWith("text/html");
             assertThat(reply.raw().headers().firstValue("Cache-Control")).as(path).contains("no-cache");
             assertThat(reply.body()).as(path).contains("<div id=\"app\">");
+            assertThat(reply.raw().headers().firstValue("Content-Security-Policy")).as(path)
+                    .hasValueSatisfying(csp -> assertThat(csp).contains("script-src 'self'", "frame-ancestors 'none'"));
         }
     }
 
