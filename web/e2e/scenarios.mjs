@@ -69,6 +69,13 @@ const registerAndApprove = {
     await page.click('button[name=register]');
     await page.locator('[data-field-error=apiUrl]').waitFor();
 
+    // an endpoint that does not answer: the connection test's failure and its reason
+    await page.fill('input[name=apiUrl]', 'http://127.0.0.1:9');
+    await page.click('button[name=register]');
+    const failure = page.locator('[data-testid=registration-failure]');
+    await failure.waitFor({ timeout: 20_000 });
+    expect((await failure.textContent()).includes('connection test failed'), `unexpected failure: ${await failure.textContent()}`);
+
     await page.fill('input[name=apiUrl]', stub.url);
     await page.fill('input[name=contact]', 'e2e@example.test');
     await shot(page, env, 'become-a-provider');

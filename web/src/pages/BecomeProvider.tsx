@@ -69,11 +69,13 @@ export function BecomeProvider() {
       if (form.docsUrl.trim()) body.docsUrl = form.docsUrl.trim();
       setOutcome(await sendJson<Outcome>('POST', '/api/directory/providers', body));
     } catch (e) {
-      if (e instanceof ApiError && typeof e.problem.field === 'string') {
+      if (e instanceof ApiError && e.code === 'connection_test_failed') {
+        const reason = String(e.problem.reason ?? e.message);
+        setFieldErrors({ apiUrl: `GET ${form.apiUrl.trim()}/v1/pricing failed` });
+        setFailure(`The connection test failed: ${reason}. Fix the endpoint and submit again (a new signature is asked for).`);
+      } else if (e instanceof ApiError && typeof e.problem.field === 'string') {
         const field = e.problem.field === 'providerAddress' || e.problem.field === 'signature' ? 'wallet' : e.problem.field;
         setFieldErrors({ [field]: e.message });
-      } else if (e instanceof ApiError && e.code === 'connection_test_failed') {
-        setFailure(`The connection test failed: ${String(e.problem.reason ?? e.message)}. Fix the endpoint and submit again (a new signature is asked for).`);
       } else {
         setFailure(errorText(e));
       }
