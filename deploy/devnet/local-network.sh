@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
 . deploy/lib/node.sh
+. deploy/lib/web.sh
 chan_select_jdk
 chan_ensure_node_tools
 
@@ -48,6 +49,7 @@ for p in "$port" "$anvil_port"; do
 done
 
 if [ "${CHAN_SKIP_BUILD:-}" != 1 ] || [ ! -f ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar ]; then
+    chan_build_web
     echo "building the service"
     ./mvnw -B -q -DskipTests install
 fi
@@ -87,6 +89,7 @@ done
 cat <<SUMMARY
 
 Chan Ledger local network is up.
+  web pages              $public/         (marketplace, provider sign-up, operator console, channels)
   marketplace + ledger   $public          (providers: $public/api/mcp/providers)
   demo provider gateway  $public/v1       (pricing: $public/v1/pricing, docs: $public/v1/docs)
   API document           $public/v3/api-docs

@@ -1,6 +1,11 @@
 package io.chanledger.projections.marketplace;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -10,6 +15,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * prices) is recorded as Provider events.
  */
 public class ProviderHealthStore {
+
+    /** How long each check's outcome is kept for the latency history: a day, about 1,440 checks at the default interval. */
+    public static final Duration LATENCY_HISTORY = Duration.ofHours(24);
+
+    /** One check's outcome: its latency when it succeeded. */
+    public record LatencySample(Instant at, Long latencyMs, boolean ok) {
+    }
 
     private final JdbcTemplate jdbc;
 
@@ -27,6 +39,7 @@ public class ProviderHealthStore {
                     + "consecutive_failures, last_error) VALUES (?, ?, ?, 0, NULL)",
                     providerId, JdbcProviderDirectoryStore.time(at), latencyMs);
         }
+        recordSample(providerId, at, latencyMs, true);
     }
 
     /** A failed check; returns the length of the failure run it extends. The last latency stays. */
@@ -40,10 +53,35 @@ public class ProviderHealthStore {
                     + "consecutive_failures, last_error) VALUES (?, ?, NULL, 1, ?)",
                     providerId, JdbcProviderDirectoryStore.time(at), message);
         }
+        recordSample(providerId, at, null, false);
         Integer failures = jdbc.queryForObject(
                 "SELECT consecutive_failures FROM marketplace_provider_health WHERE provider_id = ?",
                 Integer.class, providerId);
         return failures == null ? 1 : failures;
+    }
+
+    /** The provider's check outcomes of the last {@link #LATENCY_HISTORY} before {@code now}, oldest first, at most {@code limit}. */
+    public List<LatencySample> latencyHistory(String providerId, Instant now, int limit) {
+        List<LatencySample> newestFirst = jdbc.query("SELECT checked_at, latency_ms, ok FROM marketplace_provider_latency "
+                        + "WHERE provider_id = ? AND checked_at >= ? ORDER BY checked_at DESC LIMIT ?",
+                (rs, row) -> new LatencySample(JdbcProviderDirectoryStore.instant(rs, "checked_at"),
+                        rs.getObject("latency_ms") == null ? null : rs.getLong("latency_ms"), rs.getBoolean("ok")),
+                providerId, JdbcProviderDirectoryStore.time(now.minus(LATENCY_HISTORY)), limit);
+        List<LatencySample> samples = new ArrayList<>(newestFirst);
+        Collections.reverse(samples);
+        return samples;
+    }
+
+    /** Keeps a check's outcome and forgets the provider's outcomes older than the history. */
+    private void recordSample(String providerId, Instant at, Long latencyMs, boolean ok) {
+        jdbc.update("DELETE FROM marketplace_provider_latency WHERE provider_id = ? AND checked_at < ?",
+                providerId, JdbcProviderDirectoryStore.time(at.minus(LATENCY_HISTORY)));
+        try {
+            jdbc.update("INSERT INTO marketplace_provider_latency (provider_id, checked_at, latency_ms, ok) "
+                    + "VALUES (?, ?, ?, ?)", providerId, JdbcProviderDirectoryStore.time(at), latencyMs, ok);
+        } catch (DuplicateKeyException sameInstant) {
+            // two checks of one provider in the same instant (a registration's test and a poll): the first is kept
+        }
     }
 
     /** Counts the polls of a round as one change of the read model. */

@@ -1,0 +1,56 @@
+package io.chanledger.api.pages;
+
+import io.chanledger.api.admin.AdminGuard;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.actuate.health.HealthComponent;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The health of the parts an operator watches, with their details (listener lag and checkpoint,
+ * faucet balance), which {@code /actuator/health} keeps to itself for anonymous callers. For the
+ * operator console; admin token required.
+ */
+@RestController
+@Tag(name = "Web pages")
+class OperatorHealthController {
+
+    private static final String[] PARTS = {"chainListener", "gasStation"};
+
+    private final HealthEndpoint health;
+    private final AdminGuard guard;
+
+    OperatorHealthController(HealthEndpoint health, AdminGuard guard) {
+        this.health = health;
+        this.guard = guard;
+    }
+
+    @GetMapping(path = "/api/admin/health", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Chain listener and gas station health with details (admin)",
+            description = "{status, components: {chainListener?, gasStation?}}: each {status, details}; a part "
+                    + "this instance does not run is left out.")
+    @SecurityRequirement(name = "admin")
+    ResponseEntity<Map<String, Object>> health(HttpServletRequest request) {
+        guard.require(request);
+        Map<String, Object> components = new LinkedHashMap<>();
+        for (String part : PARTS) {
+            HealthComponent component = health.healthForPath(part);
+            if (component != null) {
+                components.put(part, component);
+            }
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", health.health().getStatus().getCode());
+        body.put("components", components);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
+    }
+}

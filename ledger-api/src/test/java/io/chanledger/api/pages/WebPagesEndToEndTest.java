@@ -1,0 +1,129 @@
+package io.chanledger.api.pages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.domain.eip712.DigestSigner;
+import io.chanledger.domain.eip712.Hex;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.web3j.crypto.Credentials;
+import org.web3j.crypto.Keys;
+import org.web3j.utils.Numeric;
+
+/**
+ * The web pages in a real browser against the whole service on the devnet: this test pays one
+ * request on a fresh channel to the test gateway, then runs {@code web/e2e/run.mjs} (Playwright
+ * driving headless Chromium, with a test EIP-1193 wallet injected into the pages) and requires
+ * every scenario to pass. Screenshots of every page land in {@code target/web-screenshots}.
+ *
+ * <p>It needs the built front end in the jar's resources, its npm packages and Chromium:
+ * {@code deploy/test.sh} provides them and sets {@code CHAN_WEB_E2E=required}, which turns their
+ * absence into a failure; a bare {@code ./mvnw verify} without them skips this test.
+ */
+class WebPagesEndToEndTest extends LedgerIntegrationTest {
+
+    private static final Path WEB = Path.of("..", "web").toAbsolutePath().normalize();
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHAN_CHROMIUM", "/usr/bin/chromium"));
+    private static final Duration RUN_LIMIT = Duration.ofMinutes(5);
+
+    @Value("${chan.gateway.provider-key}")
+    String providerKey;
+    @Value("${chan.admin.token}")
+    String adminToken;
+
+    @Test
+    void everyPageWorksInABrowserAgainstTheService() throws Exception {
+        requireBrowserSetup();
+        PaidChannel paid = payOneRequest();
+
+        Path screenshots = Path.of("target", "web-screenshots").toAbsolutePath();
+        Path output = Files.createTempFile("web-e2e", ".log");
+        ProcessBuilder builder = new ProcessBuilder(List.of("node", WEB.resolve("e2e/run.mjs").toString(), baseUrl()))
+                .directory(WEB.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        builder.environment().put("CHAN_E2E_ADMIN_TOKEN", adminToken);
+        builder.environment().put("CHAN_E2E_CHANNEL", paid.channelId());
+        builder.environment().put("CHAN_E2E_CHARGED", paid.charged().toString());
+        builder.environment().put("CHAN_E2E_CONSUMER_KEY", paid.consumerKey());
+        builder.environment().put("CHAN_E2E_PROVIDER_KEY", providerKey);
+        builder.environment().put("CHAN_E2E_SCREENSHOTS", screenshots.toString());
+        builder.environment().put("CHAN_CHROMIUM", CHROMIUM.toString());
+        Process run = builder.start();
+        boolean finished = run.waitFor(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        if (!finished) {
+            run.destroyForcibly();
+        }
+        String log = Files.readString(output, StandardCharsets.UTF_8);
+        Files.deleteIfExists(output);
+        System.out.println(log);
+
+        assertThat(finished).as("the end-to-end run finished within %s:%n%s", RUN_LIMIT, log).isTrue();
+        assertThat(log).as(log).doesNotContain("not ok -");
+        assertThat(run.exitValue()).as(log).isZero();
+        assertThat(log).as(log).contains(
+                "ok - become a provider: register through the form, approve in the console",
+                "ok - marketplace: browse and filter",
+                "ok - marketplace: 200 providers render and filter quickly",
+                "ok - console: replay runs to COMPLETED with matching checksums",
+                "ok - console: an invalid skill shows its problems",
+                "ok - channel explorer: the consumer sees the voucher and the charged total",
+                "ok - my channels: the provider sees the channel among its claimables");
+    }
+
+    private record PaidChannel(String channelId, String consumerKey, BigInteger charged) {
+    }
+
+    /** A fresh agent opens a channel to the test gateway on the devnet and pays one echo request. */
+    private PaidChannel payOneRequest() throws Exception {
+        Devnet devnet = devnet();
+        Credentials agent = Credentials.create(Keys.createEcKeyPair());
+        devnet.setBalance(agent.getAddress(), Devnet.GAS_MONEY);
+        String provider = new DigestSigner(Numeric.hexStringToByteArray(providerKey)).address();
+        OpenedChannel opened = devnet.fundAndOpen(agent, provider, BigInteger.valueOf(2_000_000), 86_400);
+        String channelId = opened.channelId();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Http.get(baseUrl() + "/api/channels/" + channelId).status() == 200);
+
+        BigInteger amount = BigInteger.valueOf(50_000);
+        String signature = Hex.encode(devnet.signVoucher(agent, channelId, amount, BigInteger.ONE));
+        String voucher = "{\"channelId\":\"" + channelId + "\",\"amount\":\"" + amount + "\",\"nonce\":\"1\","
+                + "\"signature\":\"" + signature + "\"}";
+        Http.Reply reply = Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/v1/chat/completions"))
+                .header("Content-Type", "application/json")
+                .header("X-CHAN-Voucher", voucher)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"echo-1\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"hello from the web pages test\"}]}")));
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        BigInteger charged = new BigInteger(reply.raw().headers().firstValue("X-CHAN-Total").orElseThrow());
+        String consumerKey = Numeric.toHexStringWithPrefixZeroPadded(agent.getEcKeyPair().getPrivateKey(), 64);
+        return new PaidChannel(channelId, consumerKey, charged);
+    }
+
+    private static void requireBrowserSetup() {
+        boolean required = "required".equals(System.getenv("CHAN_WEB_E2E"));
+        String missing = Files.notExists(WEB.resolve("node_modules/playwright-core")) ? "web/node_modules (npm ci in web/)"
+                : PageRoutes.class.getClassLoader().getResource(PageRoutes.INDEX) == null ? "the built pages (npm run build in web/)"
+                : !Files.isExecutable(CHROMIUM) ? "Chromium at " + CHROMIUM
+                : null;
+        if (missing != null && required) {
+            throw new IllegalStateException("CHAN_WEB_E2E=required but " + missing + " is missing");
+        }
+        Assumptions.assumeTrue(missing == null, () -> "web end-to-end tests skipped: no " + missing);
+    }
+}

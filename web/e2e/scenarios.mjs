@@ -1,0 +1,340 @@
+// What a person does on each page, checked on what the page shows. Scenarios run in order and
+// share what they create in `state` (the provider registered through the form is then browsed).
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { pageWithWallet } from './browser.mjs';
+import { startStubProvider } from './stub-provider.mjs';
+
+export class Failure extends Error {}
+export function expect(condition, message) {
+  if (!condition) throw new Failure(message);
+}
+
+const state = {};
+
+async function shot(page, env, name) {
+  await page.screenshot({ path: `${env.screenshots}/${name}.png`, fullPage: true });
+}
+
+async function open(context, env, key) {
+  const page = await pageWithWallet(context, key);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  // the pages must work under the service's Content-Security-Policy
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) errors.push(message.text());
+  });
+  page.assertNoErrors = () => expect(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
+  return page;
+}
+
+/** USDC text of base units, as the pages write it (six decimals, thousands grouped). */
+function usdc(units) {
+  const value = BigInt(units);
+  const whole = (value / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${whole}.${(value % 1_000_000n).toString().padStart(6, '0')}`;
+}
+
+async function openConsole(page, env) {
+  await page.goto(`${env.baseUrl}/console`);
+  await page.fill('input[name=adminToken]', env.adminToken);
+  await page.click('button[type=submit]');
+  await page.locator('[data-testid=replay]').waitFor();
+  expect(!page.url().includes(env.adminToken), 'the admin token is in the address');
+  const cookies = await page.context().cookies();
+  expect(!cookies.some((c) => c.value.includes(env.adminToken)), 'the admin token is in a cookie');
+}
+
+const registerAndApprove = {
+  name: 'become a provider: register through the form, approve in the console',
+  async run(context, env) {
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    const token = `e2e${Date.now().toString(36)}`;
+    const stub = await startStubProvider(account.address, [
+      { id: `${token}-chat`, name: 'E2E Chat', input: '0.00015', output: '0.0006' },
+    ]);
+    state.stub = stub;
+    state.modelToken = token;
+    const page = await open(context, env, key);
+    await page.goto(`${env.baseUrl}/become-a-provider`);
+    await page.click('button[name=connectWallet]');
+    await page.locator('[data-testid=connected-address]').waitFor();
+    expect((await page.textContent('[data-testid=connected-address]')) === account.address, 'another address is shown');
+
+    // a field the service refuses comes back next to its field
+    await page.fill('input[name=name]', `E2E provider ${token}`);
+    await page.fill('textarea[name=description]', 'Registered by the web pages end-to-end test.');
+    await page.fill('input[name=apiUrl]', 'ftp://not-http.example');
+    await page.selectOption('select[name=category]', 'llm');
+    await page.click('button[name=register]');
+    await page.locator('[data-field-error=apiUrl]').waitFor();
+
+    // an endpoint that does not answer: the connection test's failure and its reason
+    await page.fill('input[name=apiUrl]', 'http://127.0.0.1:9');
+    await page.click('button[name=register]');
+    const failure = page.locator('[data-testid=registration-failure]');
+    await failure.waitFor({ timeout: 20_000 });
+    expect((await failure.textContent()).includes('connection test failed'), `unexpected failure: ${await failure.textContent()}`);
+
+    await page.fill('input[name=apiUrl]', stub.url);
+    await page.fill('input[name=contact]', 'e2e@example.test');
+    await shot(page, env, 'become-a-provider');
+    await page.click('button[name=register]');
+    await page.locator('[data-testid=registration-result]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid=registration-message]').count() === 0, 'the form is still shown');
+    const providerId = (await page.textContent('[data-testid=provider-id]')).trim();
+    expect((await page.textContent('[data-testid=approval-state]')).trim() === 'pending', 'a community provider is not pending');
+    state.providerId = providerId;
+    await shot(page, env, 'become-a-provider-registered');
+    page.assertNoErrors();
+
+    const operator = await open(context, env);
+    await openConsole(operator, env);
+    const row = operator.locator(`tr[data-provider-id="${providerId}"]`);
+    await row.waitFor();
+    await shot(operator, env, 'operator-console');
+    await row.locator('button[name=approve]').click();
+    await operator.locator('[data-testid=provider-action]', { hasText: 'approved' }).waitFor();
+    await row.locator('input[name=score]').fill('0.8');
+    await row.locator('button', { hasText: 'Set' }).click();
+    await operator.locator('[data-testid=provider-action]', { hasText: 'score set to 0.8' }).waitFor();
+    operator.assertNoErrors();
+    await operator.close();
+
+    // the provider's own page follows the approval
+    await page.locator('[data-testid=approval-state]', { hasText: 'approved' }).waitFor({ timeout: 20_000 });
+    await page.close();
+  },
+};
+
+const browseAndFilter = {
+  name: 'marketplace: browse and filter',
+  async run(context, env) {
+    const page = await open(context, env);
+    await page.goto(`${env.baseUrl}/`);
+    const rows = page.locator('table.providers tbody tr');
+    await rows.first().waitFor();
+    const model = state.modelToken ?? (await rows.first().locator('ul.models code').first().textContent()).trim();
+
+    await page.fill('input[name=model]', model);
+    await page.waitForFunction(() => location.search.includes('model='));
+    expect(new URL(page.url()).searchParams.get('model') === model, `the model filter is not in the address: ${page.url()}`);
+    if (state.providerId) {
+      await page.locator(`tr[data-provider-id="${state.providerId}"]`).waitFor({ timeout: 20_000 });
+      expect(await rows.count() === 1, 'other providers match the test model');
+      expect((await rows.first().textContent()).includes('0.000150 in / 0.000600 out per 1k tokens'), 'the price is not shown');
+    }
+    await page.fill('input[name=model]', 'no-such-model-anywhere');
+    await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 0);
+
+    // a shared filtered view opens as it was shared
+    await page.goto(`${env.baseUrl}/?model=${encodeURIComponent(model)}&minScore=0.5&category=llm`);
+    await rows.first().waitFor();
+    expect(await page.inputValue('input[name=model]') === model, 'the shared model filter is not in the form');
+    expect(await page.inputValue('select[name=category]') === 'llm', 'the shared category is not in the form');
+    await page.fill('input[name=minScore]', '0.9');
+    await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 0);
+    await page.fill('input[name=minScore]', '');
+    await page.selectOption('select[name=tier]', 'bittensor');
+    await page.waitForFunction(() => location.search.includes('tier=bittensor'));
+    await page.selectOption('select[name=tier]', '');
+    await page.check('input[name=includeOffline]');
+    await page.waitForFunction(() => location.search.includes('online=false'));
+    await rows.first().waitFor();
+    await shot(page, env, 'marketplace');
+
+    // into a provider's page and back
+    await rows.first().locator('a.provider-name').click();
+    await page.locator('[data-testid=pricing]').waitFor();
+    await page.goBack();
+    await rows.first().waitFor();
+    expect(page.url().includes('online=false'), 'back did not return to the filtered view');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const twoHundredProviders = {
+  name: 'marketplace: 200 providers render and filter quickly',
+  async run(context, env) {
+    const page = await open(context, env);
+    // the directory answer replaced by 200 providers, so the page's own work is what is measured
+    const providers = Array.from({ length: 200 }, (_, i) => ({
+      id: `prov-load-${i}`, name: `Load provider ${String(i).padStart(3, '0')}`, description: '', apiUrl: `https://p${i}.example`,
+      providerAddress: '0x0000000000000000000000000000000000000001', category: i % 2 ? 'llm' : 'search', additionalCategories: [],
+      tier: i % 5 ? 'community' : 'bittensor', chainId: 137, registeredAt: '2026-01-01T00:00:00Z',
+      approval: { state: 'approved' }, score: (i % 10) / 10,
+      status: { online: i % 7 !== 0, latencyMs: 40 + i, consecutiveFailures: 0 },
+      models: [{ id: `load-model-${i}`, name: `Load ${i}`, pricing: { inputPer1kTokens: '0.0001', outputPer1kTokens: '0.0004' } },
+        { id: `shared-model-${i % 3}`, name: 'Shared', pricing: { inputPer1kTokens: '0.001', outputPer1kTokens: '0.002' } }],
+      history: [],
+    }));
+    await page.route('**/api/directory/providers', (route) => route.fulfill({
+      contentType: 'application/json', body: JSON.stringify({ version: '1.0', count: providers.length, providers }),
+    }));
+    const started = Date.now();
+    await page.goto(`${env.baseUrl}/?online=false`);
+    await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 200);
+    const firstRender = Date.now() - started;
+    const filterStarted = Date.now();
+    await page.fill('input[name=model]', 'load-model-1');
+    await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 111);
+    const filtering = Date.now() - filterStarted;
+    expect(firstRender < 5000, `200 providers took ${firstRender} ms to show`);
+    expect(filtering < 1000, `filtering 200 providers took ${filtering} ms`);
+    await page.fill('input[name=model]', '');
+    await shot(page, env, 'marketplace-200-providers');
+    console.log(`  200 providers shown in ${firstRender} ms, filtered in ${filtering} ms`);
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const providerPage = {
+  name: 'provider page: pricing, history, payment snippet',
+  async run(context, env) {
+    const page = await open(context, env);
+    const id = state.providerId;
+    expect(id, 'no provider registered by an earlier scenario');
+    await page.goto(`${env.baseUrl}/providers/${id}`);
+    await page.locator('[data-testid=pricing]').waitFor();
+    expect((await page.textContent('[data-testid=pricing]')).includes(`${state.modelToken}-chat`), 'the model is not in the table');
+    const history = await page.textContent('[data-testid=status-history]');
+    expect(history.includes('registered') && history.includes('approved'), `history lacks registration or approval: ${history}`);
+    const snippet = await page.textContent('[data-testid=pay-snippet]');
+    expect(snippet.includes('X-CHAN-Voucher') && snippet.includes(state.stub.url), 'the payment snippet is incomplete');
+    await page.locator('[data-testid=provider-docs]').waitFor();
+    // the health checks since the registration, drawn by uPlot
+    await page.locator('[data-testid=latency-chart] canvas').waitFor();
+    await shot(page, env, 'provider');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const skills = {
+  name: 'skills: list and workflow graph',
+  async run(context, env) {
+    const page = await open(context, env);
+    await page.goto(`${env.baseUrl}/`);
+    await page.click('header nav a[href="/skills"]');
+    const first = page.locator('table tbody tr').first();
+    await first.waitFor();
+    await shot(page, env, 'skills');
+    const slug = await first.getAttribute('data-skill');
+    await first.locator('a').click();
+    await page.locator('[data-testid=skill-graph]').waitFor();
+    const steps = await page.locator('tr[data-step]').count();
+    expect(await page.locator('[data-testid=skill-graph] g.node').count() === steps, 'not every step is drawn');
+    expect(await page.locator('[data-testid=skill-graph] path.edge').count() >= 1, 'no dependency is drawn');
+    expect(page.url().endsWith(`/skills/${slug}`), `the address is not the skill's: ${page.url()}`);
+    await shot(page, env, 'skill');
+    await page.goBack();
+    await first.waitFor();
+    await page.reload();
+    await first.waitFor();
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const invalidSkill = {
+  name: 'console: an invalid skill shows its problems',
+  async run(context, env) {
+    const page = await open(context, env);
+    await openConsole(page, env);
+    await page.fill('input[name=slug]', 'e2e-invalid-skill');
+    await page.fill('textarea[name=skill]', JSON.stringify({
+      name: 'Broken', description: 'depends on a step that does not exist',
+      providers: [{ role: 'writer', category: 'llm', models: ['x'], deposit: '0.10' }],
+      steps: [{ id: 'write', role: 'writer', after: ['missing'], message: {} }],
+      output: 'nowhere',
+    }, null, 2));
+    await page.locator('[data-testid=publish-skill] button[type=submit]').click();
+    const problems = page.locator('[data-testid=skill-problems] li');
+    await problems.first().waitFor();
+    const text = await page.textContent('[data-testid=skill-problems]');
+    expect(await problems.count() >= 2, `expected every problem listed: ${text}`);
+    expect(text.includes("'missing'") && text.includes('output'), `the problems do not name the faults: ${text}`);
+    await shot(page, env, 'console-invalid-skill');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const replay = {
+  name: 'console: replay runs to COMPLETED with matching checksums',
+  async run(context, env) {
+    const page = await open(context, env);
+    await openConsole(page, env);
+    await page.click('button[name=startReplay]');
+    await page.locator('[data-testid=replay-state]', { hasText: 'COMPLETED' }).waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid=replay-verdict]').waitFor();
+    const verdict = await page.textContent('[data-testid=replay-verdict]');
+    expect(verdict.includes('Checksums match'), `replay verdict: ${verdict}`);
+    expect(await page.textContent('[data-testid=checksum-before]') === await page.textContent('[data-testid=checksum-after]'),
+      'the checksums shown differ');
+    await page.locator('[data-testid=health-chainListener] h3').waitFor();
+    await page.locator('[data-testid=listener-lag]').waitFor();
+    await shot(page, env, 'console-replay');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const channelPage = {
+  name: 'channel explorer: the consumer sees the voucher and the charged total',
+  async run(context, env) {
+    expect(env.channelId && env.consumerKey && env.charged, 'no paid channel given (CHAN_E2E_CHANNEL, …)');
+    const page = await open(context, env, env.consumerKey);
+    await page.goto(`${env.baseUrl}/channels`);
+    await page.fill('input[name=channelId]', env.channelId);
+    await page.click('button[type=submit]');
+    await page.locator('[data-testid=channel-terms]').waitFor();
+    expect(page.url().endsWith(`/channels/${env.channelId}`), `not the channel's address: ${page.url()}`);
+    expect(await page.locator('[data-testid=highest-voucher]').count() === 0, 'an anonymous visitor sees the voucher');
+    await page.click('button[name=viewAsParty]');
+    await page.locator('[data-testid=highest-voucher]').waitFor();
+    const charged = await page.textContent('[data-testid=charged-total]');
+    expect(charged.includes(usdc(env.charged)), `charged total ${charged}, expected ${usdc(env.charged)}`);
+    expect((await page.textContent('[data-testid=highest-voucher]')).includes('nonce 1'), 'the voucher is not shown');
+    await page.locator('[data-testid=channel-events] li[data-event-type=VoucherAccepted]').waitFor();
+    const txLink = await page.locator('[data-testid=channel-events] a').first().getAttribute('href');
+    expect(/\/tx\/0x[0-9a-f]{64}$/.test(txLink), `no block explorer link: ${txLink}`);
+    await shot(page, env, 'channel');
+
+    await page.click('header nav a[href="/my-channels"]');
+    await page.locator(`[data-testid=as-consumer] a[href="/channels/${env.channelId}"]`).waitFor();
+    await shot(page, env, 'my-channels-consumer');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const providerClaimables = {
+  name: 'my channels: the provider sees the channel among its claimables',
+  async run(context, env) {
+    expect(env.providerKey && env.channelId, 'no provider key or channel given');
+    const page = await open(context, env, env.providerKey);
+    await page.goto(`${env.baseUrl}/my-channels`);
+    await page.click('button[name=connectWallet]');
+    const row = page.locator(`[data-testid=claims] tr[data-channel-id="${env.channelId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    const args = await row.locator('pre.claim-args').textContent();
+    expect(args.includes(env.channelId) && /0x[0-9a-f]{130}/.test(args), `claim arguments incomplete: ${args}`);
+    await page.locator('[data-testid=earnings-chart]').waitFor();
+    await shot(page, env, 'my-channels-provider');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const cleanup = {
+  name: 'stop the stub provider',
+  async run() {
+    await state.stub?.close();
+  },
+};
+
+export const scenarios = [registerAndApprove, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
+  providerClaimables, cleanup];

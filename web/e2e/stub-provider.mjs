@@ -1,0 +1,30 @@
+// A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing and
+// /v1/models the way the service's connection test and health checks expect.
+import { createServer } from 'node:http';
+
+export async function startStubProvider(address, models) {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, 'http://stub').pathname;
+    let body;
+    if (path === '/v1/pricing') {
+      body = {
+        provider: address, providerName: 'e2e stub', chainId: 137, currency: 'USDC', decimals: 6,
+        models: Object.fromEntries(models.map((m) => [m.id, { name: m.name, inputPer1kTokens: m.input, outputPer1kTokens: m.output }])),
+      };
+    } else if (path === '/v1/models') {
+      body = { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: 1763700000, owned_by: 'e2e' })) };
+    } else if (path === '/v1/docs') {
+      response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
+      response.end('Stub provider for the web pages end-to-end tests.\n');
+      return;
+    } else {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"error":"not found"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import { errorText, getJson, request } from '../api';
+import { formatTime, signingInfo } from '../shared';
+import type { DirectoryProvider, Signing } from '../types';
+import { LineChart } from '../components/LineChart';
+import { ModelPrice } from './Marketplace';
+
+interface LatencyHistory { samples: { at: string; latencyMs?: number | null; ok: boolean }[] }
+
+export function ProviderPage({ id }: { id: string }) {
+  const [provider, setProvider] = useState<DirectoryProvider | null>(null);
+  const [signing, setSigning] = useState<Signing | null>(null);
+  const [docs, setDocs] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [latency, setLatency] = useState<LatencyHistory | null>(null);
+  useEffect(() => {
+    getJson<LatencyHistory>(`/api/directory/providers/${encodeURIComponent(id)}/latency`).then(setLatency).catch(() => setLatency(null));
+    getJson<DirectoryProvider>(`/api/directory/providers/${encodeURIComponent(id)}`).then((p) => {
+      setProvider(p);
+      // a provider elsewhere may not allow this page's origin (CORS): the link below stays
+      request<string>(`${p.apiUrl.replace(/\/$/, '')}/v1/docs`).then((text) => setDocs(String(text))).catch(() => setDocs(null));
+    }).catch((e) => setError(errorText(e)));
+    signingInfo().then(setSigning).catch(() => undefined);
+  }, [id]);
+  if (error) return <section><h1>Provider</h1><p class="error" role="alert">{error}</p></section>;
+  if (!provider) return <section><h1>Provider</h1><p>Loading…</p></section>;
+  const p = provider;
+  const docsUrl = p.docsUrl ?? `${p.apiUrl.replace(/\/$/, '')}/v1/docs`;
+  return (
+    <section>
+      <h1>{p.name}</h1>
+      <p class="lead">{p.description}</p>
+      <div class="grid">
+        <div class="card">
+          <dl class="facts">
+            <dt>Status</dt><dd><span class={`dot ${p.status.online ? 'online' : 'offline'}`} />{p.status.online ? 'online' : 'offline'}{p.status.latencyMs != null ? ` · ${p.status.latencyMs} ms` : ''}</dd>
+            <dt>Listing</dt><dd><span class={`badge ${p.approval.state}`}>{p.approval.state}</span></dd>
+            <dt>Category</dt><dd>{[p.category, ...(p.additionalCategories ?? [])].join(', ')}</dd>
+            <dt>Tier</dt><dd>{p.tier}</dd>
+            <dt>Score</dt><dd>{p.score === null ? '—' : p.score.toFixed(2)}</dd>
+            <dt>API</dt><dd><code>{p.apiUrl}</code></dd>
+            <dt>Wallet</dt><dd><code>{p.providerAddress}</code></dd>
+            <dt>Registered</dt><dd>{formatTime(p.registeredAt)}</dd>
+          </dl>
+        </div>
+        <div class="card">
+          <h2>Status history</h2>
+          <ol class="timeline" data-testid="status-history">
+            {p.history.map((h) => <li><strong>{h.event.replace('_', ' ')}</strong> <span class="muted">{formatTime(h.at)}</span>{h.detail && <div class="muted">{h.detail}</div>}</li>)}
+          </ol>
+        </div>
+      </div>
+      <div class="card">
+        <h2>Latency, last 24 hours</h2>
+        {latency && <LatencyChart history={latency} />}
+      </div>
+      <h2>Models and prices</h2>
+      <table data-testid="pricing">
+        <thead><tr><th>Model</th><th>Name</th><th>Price (USDC)</th></tr></thead>
+        <tbody>{p.models.map((m) => <tr><td><code>{m.id}</code></td><td>{m.name}</td><td><ModelPrice model={m} showId={false} /></td></tr>)}</tbody>
+      </table>
+      <h2>How to pay this provider</h2>
+      <pre data-testid="pay-snippet">{paySnippet(p, signing)}</pre>
+      <button class="secondary" onClick={() => navigator.clipboard?.writeText(paySnippet(p, signing))}>Copy</button>
+      <h2>Documentation</h2>
+      {docs ? <pre data-testid="provider-docs">{docs}</pre> : <p><a href={docsUrl} target="_blank" rel="noreferrer">{docsUrl}</a></p>}
+    </section>
+  );
+}
+
+function paySnippet(p: DirectoryProvider, signing: Signing | null): string {
+  const contract = signing?.contracts.channel ?? '(GET /api/chan/signing)';
+  const usdc = signing?.contracts.usdc ?? '(GET /api/chan/signing)';
+  const chainId = signing?.eip712Domain.chainId ?? p.chainId;
+  const model = p.models[0]?.id ?? 'MODEL';
+  return `# 1. Ask without paying: the 402 answer names the terms (X-Payment-Provider, -Contract, -Chain)
+curl -i -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json' \\
+  -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
+
+# 2. Open a channel on chain ${chainId}: USDC ${usdc}
+#    approve(${contract}, deposit), then on the channel contract ${contract}:
+#    open(${p.providerAddress}, deposit, durationSeconds)   -> ChannelOpened(channelId, …)
+
+# 3. Pay each request with a voucher: EIP-712 Voucher(channelId, amount, nonce) signed by your wallet,
+#    domain ChanChannel v1, chainId ${chainId}, verifyingContract ${contract};
+#    amount is the running total (charged so far + this request), nonce goes up by one
+curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json' \\
+  -H 'X-CHAN-Voucher: {"channelId":"0x…","amount":"50000","nonce":"1","signature":"0x…"}' \\
+  -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
+
+# 4. Close: POST ${p.apiUrl}/v1/close-channel {"channelId":"0x…"}, then cooperativeClose(channelId, finalAmount, signature)`;
+}
+
+function LatencyChart({ history }: { history: LatencyHistory }) {
+  // uPlot's time scale is in seconds; checks can be less than a second apart
+  const xs = history.samples.map((s) => Date.parse(s.at) / 1000);
+  const ms = history.samples.map((s) => (s.ok && s.latencyMs != null ? s.latencyMs : null));
+  const failed = history.samples.filter((s) => !s.ok).length;
+  return (
+    <>
+      <LineChart testId="latency-chart" data={[xs, ms]} yLabel="ms" series={[{ label: 'latency (ms)', color: '#2a5bd7' }]} />
+      <p class="muted">{history.samples.length} health checks{failed > 0 ? `, ${failed} failed (gaps)` : ''}.</p>
+    </>
+  );
+}

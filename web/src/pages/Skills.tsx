@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks';
+import { errorText, getJson } from '../api';
+import { layout, NODE_HEIGHT, NODE_WIDTH } from '../graph';
+import { formatTime } from '../shared';
+
+interface SkillSummary { slug: string; version: number; publishedAt: string; name: string; description: string; roles?: unknown; steps?: unknown }
+interface SkillStep { id: string; role: string; after: string[]; message?: unknown; template?: string }
+interface SkillDocument {
+  slug: string; version: number; publishedAt: string; name: string; description: string;
+  providers: { role: string; category?: string; models?: string[]; deposit?: string }[];
+  steps: SkillStep[]; output: string; inputs?: Record<string, string>;
+}
+
+export function SkillList() {
+  const [skills, setSkills] = useState<SkillSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    getJson<{ skills: SkillSummary[] }>('/api/skills').then((s) => setSkills(s.skills)).catch((e) => setError(errorText(e)));
+  }, []);
+  return (
+    <section>
+      <h1>Skills</h1>
+      <p class="lead">Workflows that chain several providers; an agent runs the steps in order and pays each provider over its own channel.</p>
+      {error && <p class="error">{error}</p>}
+      {skills && skills.length === 0 && <p class="muted">No skill is published yet.</p>}
+      {skills && skills.length > 0 && (
+        <table>
+          <thead><tr><th>Skill</th><th>Description</th><th>Version</th><th>Published</th></tr></thead>
+          <tbody>
+            {skills.map((s) => (
+              <tr data-skill={s.slug}>
+                <td><a href={`/skills/${encodeURIComponent(s.slug)}`}>{s.name || s.slug}</a></td>
+                <td>{s.description}</td>
+                <td>{s.version}</td>
+                <td>{formatTime(s.publishedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function SkillPage({ slug }: { slug: string }) {
+  const [skill, setSkill] = useState<SkillDocument | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    getJson<SkillDocument>(`/api/skills/${encodeURIComponent(slug)}`).then(setSkill).catch((e) => setError(errorText(e)));
+  }, [slug]);
+  if (error) return <section><h1>Skill {slug}</h1><p class="error" role="alert">{error}</p></section>;
+  if (!skill) return <section><h1>Skill {slug}</h1><p>Loading…</p></section>;
+  const categoryOf = new Map(skill.providers.map((p) => [p.role, p.category ?? '']));
+  return (
+    <section>
+      <h1>{skill.name || skill.slug}</h1>
+      <p class="lead">{skill.description}</p>
+      <p class="muted">Version {skill.version}, published {formatTime(skill.publishedAt)} · output: step <code>{skill.output}</code></p>
+      <SkillGraph steps={skill.steps} output={skill.output} categoryOf={categoryOf} />
+      <table>
+        <thead><tr><th>Step</th><th>Role</th><th>Provider category</th><th>After</th><th>Template</th></tr></thead>
+        <tbody>
+          {skill.steps.map((s) => (
+            <tr data-step={s.id}>
+              <td><code>{s.id}</code></td><td>{s.role}</td><td>{categoryOf.get(s.role) || '—'}</td>
+              <td>{s.after.length ? s.after.join(', ') : '—'}</td>
+              <td>{s.template ? <pre>{s.template}</pre> : <span class="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Providers</h2>
+      <table>
+        <thead><tr><th>Role</th><th>Category</th><th>Models</th><th>Deposit (USDC)</th></tr></thead>
+        <tbody>
+          {skill.providers.map((p) => (
+            <tr><td>{p.role}</td><td>{p.category ?? '—'}</td><td>{(p.models ?? []).join(', ')}</td><td>{p.deposit ?? '—'}</td></tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function SkillGraph({ steps, output, categoryOf }: { steps: SkillStep[]; output: string; categoryOf: Map<string, string> }) {
+  let placed;
+  try {
+    placed = layout(steps.map((s) => ({ id: s.id, after: s.after ?? [] })));
+  } catch (e) {
+    return <p class="error">The steps cannot be drawn: {(e as Error).message}</p>;
+  }
+  const at = new Map(placed.nodes.map((n) => [n.id, n]));
+  const roleOf = new Map(steps.map((s) => [s.id, s.role]));
+  return (
+    <svg class="skill-graph" data-testid="skill-graph" width={placed.width} height={placed.height}
+      viewBox={`0 0 ${placed.width} ${placed.height}`} role="img" aria-label="workflow steps and their dependencies">
+      <defs>
+        <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M 0 0 L 10 5 L 0 10 z" fill="#667085" />
+        </marker>
+      </defs>
+      {placed.edges.map((e) => {
+        const from = at.get(e.from)!;
+        const to = at.get(e.to)!;
+        const x1 = from.x + NODE_WIDTH;
+        const y1 = from.y + NODE_HEIGHT / 2;
+        const x2 = to.x;
+        const y2 = to.y + NODE_HEIGHT / 2;
+        const mid = (x1 + x2) / 2;
+        return <path class="edge" data-edge={`${e.from}->${e.to}`} d={`M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2} ${y2}`}
+          fill="none" stroke="#667085" stroke-width="1.5" marker-end="url(#arrow)" />;
+      })}
+      {placed.nodes.map((n) => (
+        <g class="node" data-node={n.id} transform={`translate(${n.x},${n.y})`}>
+          <rect width={NODE_WIDTH} height={NODE_HEIGHT} rx="8" fill={n.id === output ? '#e8efff' : '#fff'}
+            stroke={n.id === output ? '#2a5bd7' : '#cfd4dc'} />
+          <text x="12" y="22" font-weight="600" font-size="14">{n.id}</text>
+          <text x="12" y="40" font-size="12" fill="#667085">{roleOf.get(n.id)}</text>
+          <text x="12" y="55" font-size="11" fill="#667085">{categoryOf.get(roleOf.get(n.id) ?? '') || ''}</text>
+        </g>
+      ))}
+    </svg>
+  );
+}

@@ -1,0 +1,112 @@
+// The shapes of the API answers the pages read (README: Marketplace, channels, replay).
+
+export interface Pricing {
+  inputPer1kTokens: string;
+  outputPer1kTokens: string;
+  perRequest?: string;
+  currency?: string;
+  decimals?: number;
+}
+
+export interface Model {
+  id: string;
+  name?: string;
+  pricing: Pricing;
+}
+
+export interface DirectoryProvider {
+  id: string;
+  name: string;
+  description: string;
+  apiUrl: string;
+  providerAddress: string;
+  category: string;
+  additionalCategories?: string[];
+  tier: string;
+  contact?: string | null;
+  docsUrl?: string | null;
+  chainId: number;
+  registeredAt: string;
+  approval: { state: 'pending' | 'approved' | 'suspended'; changedAt?: string | null; reason?: string | null };
+  score: number | null;
+  status: {
+    online: boolean;
+    since?: string | null;
+    lastChecked?: string | null;
+    latencyMs?: number | null;
+    consecutiveFailures: number;
+    lastError?: string | null;
+  };
+  models: Model[];
+  history: { at: string; event: string; detail?: string | null }[];
+}
+
+export interface Directory {
+  count: number;
+  providers: DirectoryProvider[];
+}
+
+export interface Signing {
+  eip712Domain: { name: string; version: string; chainId: number; verifyingContract: string };
+  contracts: { channel: string; usdc: string };
+  [key: string]: unknown;
+}
+
+export interface Channel {
+  channelId: string;
+  consumer: string;
+  provider: string;
+  deposit: string;
+  expiry: string;
+  expiryEpochSeconds: number;
+  status: string;
+  provisional: boolean;
+  highestVoucher?: { amount: string; nonce: string; signature: string };
+  voucherCount?: number;
+  claimed: string;
+  feesPaid: string;
+  claimable?: string;
+  netClaimable?: string;
+  refundable?: string;
+  refund?: string;
+  closeKind?: string;
+  authorizedCloseAmount?: string;
+  atRisk?: boolean;
+  lastActivity?: string;
+}
+
+export interface ChannelEvent {
+  type: string;
+  sequence?: number;
+  timestamp?: string;
+  chainRef?: { blockNumber: number; blockHash: string; txHash: string; logIndex: number } | null;
+  [key: string]: unknown;
+}
+
+export interface Claimable {
+  provider: string;
+  totals: {
+    channels: number; openChannels: number; expiredChannels: number; claimable: string; claimed: string;
+    feesPaid: string; atRisk: string; atRiskChannels: number; lastActivity?: string | null;
+  };
+  atRiskWindowSeconds: number;
+  claims: {
+    channelId: string; amount: string; nonce: string; signature: string; claimable: string; netClaimable: string;
+    expiry: string; expiryEpochSeconds: number; status: string; atRisk: boolean;
+  }[];
+  nextCursor?: string | null;
+}
+
+export interface ReplayStatus {
+  state: 'IDLE' | 'STOPPING' | 'CHECKSUMMING' | 'REPLAYING' | 'VERIFYING' | 'COMPLETED' | 'FAILED';
+  startedAt?: string;
+  finishedAt?: string;
+  processed?: number;
+  head?: number;
+  eventsPerSecond?: number;
+  before?: { position: number; checksum: unknown };
+  after?: { position: number; checksum: unknown };
+  comparable?: boolean;
+  matches?: boolean;
+  error?: string;
+}
