@@ -1,5 +1,6 @@
 // A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing and
-// /v1/models the way the service's connection test and health checks expect.
+// /v1/models the way the service's connection test and health checks expect, and GET /v1/docs
+// with at least the 100 characters the marketplace requires of a listed provider.
 import { createServer } from 'node:http';
 
 export async function startStubProvider(address, models) {
@@ -15,7 +16,8 @@ export async function startStubProvider(address, models) {
       body = { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: 1763700000, owned_by: 'e2e' })) };
     } else if (path === '/v1/docs') {
       response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
-      response.end('Stub provider for the web pages end-to-end tests.\n');
+      response.end('Stub provider for the web pages end-to-end tests. It answers chat completions for its models, '
+        + 'paid per request with vouchers of a payment channel; see /v1/pricing for the prices.\n');
       return;
     } else {
       response.writeHead(404, { 'content-type': 'application/json' });
