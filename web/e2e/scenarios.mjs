@@ -196,6 +196,16 @@ const providerPage = {
     const page = await open(context, env);
     const id = state.providerId;
     expect(id, 'no provider registered by an earlier scenario');
+    // three agents report on the provider: two successes, one timeout
+    for (const [client, report] of [['198.51.100.21', { outcome: 'success' }], ['198.51.100.22', { outcome: 'success' }],
+      ['198.51.100.23', { outcome: 'failure', reason: 'timeout' }]]) {
+      const answer = await fetch(`${env.baseUrl}/api/feedback`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+        body: JSON.stringify({ providerId: id, protocol: 'chan', ...report }),
+      });
+      expect(answer.status === 202, `feedback answered ${answer.status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the directory publishes feedback in batches
     await page.goto(`${env.baseUrl}/providers/${id}`);
     await page.locator('[data-testid=pricing]').waitFor();
     expect((await page.textContent('[data-testid=pricing]')).includes(`${state.modelToken}-chat`), 'the model is not in the table');
@@ -204,6 +214,9 @@ const providerPage = {
     const snippet = await page.textContent('[data-testid=pay-snippet]');
     expect(snippet.includes('X-CHAN-Voucher') && snippet.includes(state.stub.url), 'the payment snippet is incomplete');
     await page.locator('[data-testid=provider-docs]').waitFor();
+    const feedback = await page.textContent('[data-testid=feedback]');
+    expect(feedback.includes('67 %') && feedback.includes('3 reports') && feedback.includes('timeout 1'),
+      `the feedback card shows ${feedback}`);
     // the health checks since the registration, drawn by uPlot
     await page.locator('[data-testid=latency-chart] canvas').waitFor();
     await shot(page, env, 'provider');

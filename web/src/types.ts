@@ -39,6 +39,17 @@ export interface DirectoryProvider {
   };
   models: Model[];
   history: { at: string; event: string; detail?: string | null }[];
+  feedback?: ProviderFeedback;
+}
+
+/** Agents' reports on a provider over the rolling window (POST /api/feedback). */
+export interface ProviderFeedback {
+  window: string;
+  reports: number;
+  successes: number;
+  failures: number;
+  successRate: number | null;
+  failureReasons: Record<string, number>;
 }
 
 export interface Directory {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
-import type { DirectoryProvider, Signing } from '../types';
+import type { DirectoryProvider, ProviderFeedback, Signing } from '../types';
 import { LineChart } from '../components/LineChart';
 import { ModelPrice } from './Marketplace';
 
@@ -50,6 +50,7 @@ export function ProviderPage({ id }: { id: string }) {
           </ol>
         </div>
       </div>
+      {p.feedback && <FeedbackCard feedback={p.feedback} />}
       <div class="card">
         <h2>Latency, last 24 hours</h2>
         {latency && <LatencyChart history={latency} />}
@@ -89,6 +90,36 @@ curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json'
   -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
 
 # 4. Close: POST ${p.apiUrl}/v1/close-channel {"channelId":"0x…"}, then cooperativeClose(channelId, finalAmount, signature)`;
+}
+
+/** Success rate as a whole-number percentage, from the integer counts (never from a float). */
+export function successPercent(feedback: ProviderFeedback): string {
+  if (feedback.reports === 0) return '—';
+  return `${Math.round((feedback.successes * 100) / feedback.reports)} %`;
+}
+
+function FeedbackCard({ feedback }: { feedback: ProviderFeedback }) {
+  const reasons = Object.entries(feedback.failureReasons);
+  return (
+    <div class="card" data-testid="feedback">
+      <h2>Agents' feedback</h2>
+      {feedback.reports === 0
+        ? <p class="muted">No reports from agents in the last {humanWindow(feedback.window)}.</p>
+        : <>
+          <p><strong data-testid="feedback-rate">{successPercent(feedback)}</strong> successful, from {feedback.reports} reports in the last {humanWindow(feedback.window)}.</p>
+          {reasons.length > 0 && <p class="muted">Failures: {reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}</p>}
+        </>}
+    </div>
+  );
+}
+
+function humanWindow(iso: string): string {
+  const hours = /^PT(\d+)H$/.exec(iso);
+  if (hours) {
+    const h = Number(hours[1]);
+    return h % 24 === 0 ? `${h / 24} days` : `${h} hours`;
+  }
+  return iso;
 }
 
 function LatencyChart({ history }: { history: LatencyHistory }) {
