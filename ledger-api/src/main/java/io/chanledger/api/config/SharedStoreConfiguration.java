@@ -22,8 +22,8 @@ public class SharedStoreConfiguration {
     }
 
     @Bean
-    BoundedAggregateCache channelCache(LedgerProperties ledger) {
-        return new BoundedAggregateCache(ledger.aggregateCacheSize());
+    BoundedAggregateCache channelCache() {
+        return new BoundedAggregateCache(LedgerProperties.AGGREGATE_CACHE_SIZE);
     }
 
     @Bean
