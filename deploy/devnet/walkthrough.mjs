@@ -58,7 +58,7 @@ async function getJson(url, init) {
   return { status: response.status, headers: response.headers, body };
 }
 
-// A request signed by a wallet (README, "Wallet-signed requests"): EIP-191 over the request's
+// A request signed by a wallet (docs/api.md, "Wallet-signed requests"): EIP-191 over the request's
 // method, path and query as sent, the wallet, the deployment's chain and channel contract, and the
 // time. The ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
 async function walletSignedHeaders(account, method, url, chainId, channelContract) {

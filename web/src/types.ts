@@ -1,4 +1,4 @@
-// The shapes of the API answers the pages read (README: Marketplace, channels, replay).
+// The shapes of the API answers the pages read (docs/api.md: Marketplace, channels, replay).
 
 export interface Pricing {
   inputPer1kTokens: string;

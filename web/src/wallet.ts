@@ -39,7 +39,7 @@ export async function personalSign(address: Address, message: string): Promise<`
   return walletClient().signMessage({ account: address, message });
 }
 
-/** The text a wallet signs for a request (README, "Wallet-signed requests"). */
+/** The text a wallet signs for a request (docs/api.md, "Wallet-signed requests"). */
 export function requestMessage(method: string, pathAndQuery: string, address: string, chainId: number,
   contract: string, timestamp: string): string {
   return ['Chan API request', `method: ${method}`, `path: ${pathAndQuery}`, `address: ${address}`,
@@ -54,7 +54,7 @@ export async function walletSignedHeaders(address: Address, method: string, path
   return { 'X-CHAN-Auth-Address': address, 'X-CHAN-Auth-Timestamp': timestamp, 'X-CHAN-Auth-Signature': signature };
 }
 
-/** The registration message of README's "Registration", exactly as the service rebuilds it. */
+/** The registration message of docs/api.md's "Registration", exactly as the service rebuilds it. */
 export function registrationMessage(address: string, apiUrl: string, chainId: number, nonce: string, issuedAt: string): string {
   return ['Chan provider registration', `address: ${address}`, `apiUrl: ${apiUrl}`, `chainId: ${chainId}`,
     `nonce: ${nonce}`, `issuedAt: ${issuedAt}`].join('\n');

@@ -32,7 +32,7 @@ class ChainConfiguration {
     @Bean
     EthApi chainNode(ChainProperties chain, ListenerProperties listener) {
         ListenerProperties.Rpc rpc = listener.rpc();
-        return new EthApi(new JsonRpcClient(chain.rpcUrl(), rpc.timeout(), rpc.retryPolicy(), rpc.maxBatchSize(),
+        return new EthApi(new JsonRpcClient(chain.rpcUrl(), chain.rpc().timeout(), rpc.retryPolicy(chain.rpc().attempts()), rpc.maxBatchSize(),
                 duration -> Thread.sleep(duration.toMillis())));
     }
 

@@ -38,17 +38,18 @@ public record ListenerProperties(
         @DefaultValue Rpc rpc,
         @DefaultValue Lookup lookup) {
 
-    /** JSON-RPC transport: per-request timeout, retries of transient failures, batch size. */
+    /**
+     * The listener's JSON-RPC transport: pauses between retries of transient failures, batch size.
+     * Its timeout and attempts are the shared {@code chan.chain.rpc}.
+     */
     public record Rpc(
-            @DefaultValue("10s") Duration timeout,
-            @DefaultValue("5") int maxAttempts,
             @DefaultValue("200ms") Duration initialBackoff,
             @DefaultValue("5s") Duration maxBackoff,
             @DefaultValue("0.5") double jitter,
             @DefaultValue("100") int maxBatchSize) {
 
-        public RetryPolicy retryPolicy() {
-            return new RetryPolicy(maxAttempts, initialBackoff, maxBackoff, 2.0, jitter);
+        public RetryPolicy retryPolicy(int attempts) {
+            return new RetryPolicy(attempts, initialBackoff, maxBackoff, 2.0, jitter);
         }
     }
 

@@ -136,7 +136,7 @@ public class AxonStorageConfiguration {
     @Bean
     ConfigurerModule channelAggregateModule(LedgerProperties ledger, BoundedAggregateCache channelCache) {
         return configurer -> configurer.configureAggregate(
-                ChannelAggregateDefinition.configurer(channelCache, ledger.snapshotThreshold()));
+                ChannelAggregateDefinition.configurer(channelCache, ledger.snapshots().channel()));
     }
 
     /** The channel contract's fee and token changes, recorded by the chain listener. */

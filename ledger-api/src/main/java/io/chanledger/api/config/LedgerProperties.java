@@ -4,27 +4,42 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Ledger settings: {@code chan.ledger.*}. {@code snapshotThreshold}: events between channel
- * snapshots. {@code maxBodyBytes}: the largest request body the API reads. {@code groupCommit}:
- * concurrent vouchers share database commits ({@code groupCommitWorkers} committers, at most
- * {@code groupCommitMaxBatch} vouchers a commit); off, each voucher commits on its own.
- * {@code aggregateCacheSize}: channels kept in memory between commands. {@code eventFetchSize}:
- * events the event store reads per query when a processor streams it (a replay reads them all).
+ * Ledger settings: {@code chan.ledger.*}. {@code snapshots}: events between snapshots of each
+ * aggregate kind. {@code maxBodyBytes}: the largest request body the API reads. {@code groupCommit}:
+ * concurrent vouchers share database commits; off, each voucher commits on its own.
+ * {@code eventFetchSize}: events the event store reads per query when a processor streams it (a
+ * replay reads them all).
  */
 @ConfigurationProperties("chan.ledger")
 public record LedgerProperties(
-        @DefaultValue("250") int snapshotThreshold,
+        @DefaultValue Snapshots snapshots,
         @DefaultValue("65536") int maxBodyBytes,
         @DefaultValue("true") boolean groupCommit,
-        @DefaultValue("2") int groupCommitWorkers,
-        @DefaultValue("256") int groupCommitMaxBatch,
-        @DefaultValue("100000") int aggregateCacheSize,
         @DefaultValue("1000") int eventFetchSize) {
 
-    public LedgerProperties {
-        if (groupCommitWorkers < 1 || groupCommitMaxBatch < 1) {
-            throw new IllegalArgumentException("chan.ledger.group-commit-workers and -max-batch must be at least 1");
+    /** Committer threads of the group commit (BENCHMARKS.md, "Voucher admission"). */
+    public static final int GROUP_COMMIT_WORKERS = 2;
+
+    /** Vouchers one group commit takes at most (BENCHMARKS.md, "Voucher admission"). */
+    public static final int GROUP_COMMIT_MAX_BATCH = 256;
+
+    /**
+     * Channels the bounded aggregate cache keeps between commands (BENCHMARKS.md, "Voucher admission":
+     * a strong, bounded cache instead of a weak one).
+     */
+    public static final int AGGREGATE_CACHE_SIZE = 100_000;
+
+    /** Events between snapshots: of a channel ({@code channel}) and of a provider ({@code provider}). */
+    public record Snapshots(@DefaultValue("250") int channel, @DefaultValue("100") int provider) {
+
+        public Snapshots {
+            if (channel < 1 || provider < 1) {
+                throw new IllegalArgumentException("chan.ledger.snapshots.channel and .provider must be at least 1");
+            }
         }
+    }
+
+    public LedgerProperties {
         if (eventFetchSize < 1) {
             throw new IllegalArgumentException("chan.ledger.event-fetch-size must be at least 1");
         }

@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * What lets several instances share one event store: conflicts recognised as such, cached
  * channels checked against the store before a command is decided on them, and commands that
- * lost a race retried on fresh state. See README, "Running several instances".
+ * lost a race retried on fresh state. See docs/operations.md, "Running several instances".
  */
 @Configuration(proxyBeanMethods = false)
 public class SharedStoreConfiguration {
@@ -22,8 +22,8 @@ public class SharedStoreConfiguration {
     }
 
     @Bean
-    BoundedAggregateCache channelCache(LedgerProperties ledger) {
-        return new BoundedAggregateCache(ledger.aggregateCacheSize());
+    BoundedAggregateCache channelCache() {
+        return new BoundedAggregateCache(LedgerProperties.AGGREGATE_CACHE_SIZE);
     }
 
     @Bean

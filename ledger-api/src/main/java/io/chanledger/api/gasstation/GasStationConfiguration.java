@@ -81,10 +81,10 @@ class GasStationConfiguration {
             log.info("gas station off: {}", reason);
             return GasStation.disabled(reason, metrics, properties, clock);
         }
-        RetryPolicy retry = new RetryPolicy(properties.rpcAttempts(), Duration.ofMillis(200), Duration.ofSeconds(2), 2.0, 0.5);
-        EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), properties.rpcTimeout(), retry));
+        RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(2), 2.0, 0.5);
+        EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), chain.rpc().timeout(), retry));
         GasStation station = assemble(eth, faucet.get(), chain.chainId(), Hex.normalizeAddress(chain.usdc()),
-                properties, new GrantLedger(commands, clock), table, metrics, clock);
+                properties, chain.fees(), new GrantLedger(commands, clock), table, metrics, clock);
         log.info("gas station on: faucet {}, grant {} wei, minimum {} USDC base units",
                 Hex.toChecksumAddress(station.faucet()), properties.grantWei(), properties.minUsdc());
         return station;
@@ -92,14 +92,15 @@ class GasStationConfiguration {
 
     /** A station for one faucet on one node; the application has one, tests build more. */
     static GasStation assemble(EthApi eth, Credentials faucet, long chainId, String usdc, GasStationProperties properties,
+                               ChainProperties.Fees fees,
                                GrantLedger ledger, GasGrantTable table, GasStationMetrics metrics, Clock clock) {
         // The sender returns right after the broadcast (no receipt wait of its own), so the hash is
         // recorded at once; the station waits for the receipt itself.
         SenderSettings sending = new SenderSettings(Duration.ZERO, properties.receiptPollInterval(),
-                properties.minPriorityFee(), properties.maxFeeCap(), 0);
+                fees.minPriorityFee(), fees.maxFeeCap(), 0);
         TransactionSender sender = new TransactionSender(eth, faucet, chainId, sending, new RevertReasons(Map.of()));
-        FaucetChain chain = new FaucetChain(eth, sender, usdc, properties.transferGas(), properties.minPriorityFee(),
-                properties.maxFeeCap());
+        FaucetChain chain = new FaucetChain(eth, sender, usdc, properties.transferGas(), fees.minPriorityFee(),
+                fees.maxFeeCap());
         LiveAttempts live = new LiveAttempts();
         GrantRecovery recovery = new GrantRecovery(chain, ledger, table, live, metrics, clock, properties.staleAfter(),
                 properties.maxScanBlocks());

@@ -15,10 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code CHAN_GAS_STATION_FAUCET_KEY}) or a file ({@code CHAN_GAS_STATION_FAUCET_KEY_FILE}). Never
  *     logged, never rendered; the faucet should be an account nothing else sends from.</li>
  * <li>{@code grantWei}: the grant (0.1 POL); {@code minUsdc}: USDC base units the wallet must hold (5 USDC).</li>
- * <li>{@code transferGas}: gas limit of the plain transfer; {@code minPriorityFee}: floor under the node's
- *     suggested tip (Polygon ignores tips below about 25-30 gwei); {@code maxFeeCap}: ceiling on maxFeePerGas.</li>
+ * <li>{@code transferGas}: gas limit of the plain transfer. Fees are the shared {@code chan.chain.fees}.</li>
  * <li>{@code receiptTimeout}, {@code receiptPollInterval}: how long a request waits for the receipt.</li>
- * <li>{@code rpcTimeout}, {@code rpcAttempts}: the station's own JSON-RPC client.</li>
+ * <li>The station's own JSON-RPC client follows the shared {@code chan.chain.rpc}.</li>
  * <li>{@code staleAfter}: a pending attempt that no request of this instance is working on and is older
  *     than this is resolved from the chain (its request died); {@code resolveInterval}: how often pending
  *     grants are looked at; {@code maxScanBlocks}: blocks searched for a transfer whose hash was never
@@ -37,12 +36,8 @@ public record GasStationProperties(
         @DefaultValue("100000000000000000") BigInteger grantWei,
         @DefaultValue("5000000") BigInteger minUsdc,
         @DefaultValue("21000") long transferGas,
-        @DefaultValue("30000000000") BigInteger minPriorityFee,
-        BigInteger maxFeeCap,
         @DefaultValue("60s") Duration receiptTimeout,
         @DefaultValue("1s") Duration receiptPollInterval,
-        @DefaultValue("10s") Duration rpcTimeout,
-        @DefaultValue("3") int rpcAttempts,
         @DefaultValue("3m") Duration staleAfter,
         @DefaultValue("30s") Duration resolveInterval,
         @DefaultValue("5000") int maxScanBlocks,
@@ -70,10 +65,9 @@ public record GasStationProperties(
     }
 
     public GasStationProperties {
-        if (grantWei.signum() <= 0 || minUsdc.signum() < 0 || transferGas < 21_000 || rpcAttempts < 1
-                || maxScanBlocks < 1) {
+        if (grantWei.signum() <= 0 || minUsdc.signum() < 0 || transferGas < 21_000 || maxScanBlocks < 1) {
             throw new IllegalArgumentException("chan.gas-station needs grant-wei > 0, min-usdc >= 0,"
-                    + " transfer-gas >= 21000, rpc-attempts >= 1 and max-scan-blocks >= 1");
+                    + " transfer-gas >= 21000 and max-scan-blocks >= 1");
         }
     }
 

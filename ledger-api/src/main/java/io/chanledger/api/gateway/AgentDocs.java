@@ -1,5 +1,6 @@
 package io.chanledger.api.gateway;
 
+import io.chanledger.api.config.ProtocolProperties;
 import org.springframework.stereotype.Component;
 
 /** The plain-text instructions of {@code /v1/docs}, written from the gateway's configuration. */
@@ -21,7 +22,7 @@ class AgentDocs {
 
     String render(String baseUrl, String signingUrl) {
         StringBuilder text = new StringBuilder();
-        text.append(properties.name()).append(" - pay-per-request API (protocol ").append(PaymentTerms.PROTOCOL)
+        text.append(properties.name()).append(" - pay-per-request API (protocol ").append(ProtocolProperties.NAME)
                 .append(")\n\n");
         if (!properties.description().isBlank()) {
             text.append(properties.description()).append("\n\n");

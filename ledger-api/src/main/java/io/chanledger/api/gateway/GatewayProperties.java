@@ -1,6 +1,5 @@
 package io.chanledger.api.gateway;
 
-import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -73,9 +72,9 @@ public record GatewayProperties(
      * {@code claimThreshold} (decimal USDC), and always once its expiry is {@code expiryMargin}
      * away on the chain's clock. Transient failures are retried after {@code initialBackoff},
      * doubling up to {@code maxBackoff}; a claim that keeps failing for other reasons stops after
-     * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees:
-     * the node's suggested tip, at least {@code minPriorityFee} (wei; Polygon nodes ignore tips
-     * below about 30 gwei), and at most {@code maxFeeCap} per gas when set.
+     * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees and the
+     * JSON-RPC client's timeout and attempts are the shared {@code chan.chain.fees} and
+     * {@code chan.chain.rpc}.
      */
     public record Watchtower(
             @DefaultValue("true") boolean enabled,
@@ -86,9 +85,7 @@ public record GatewayProperties(
             @DefaultValue("5m") Duration maxBackoff,
             @DefaultValue("6") int maxAttempts,
             @DefaultValue("2m") Duration receiptTimeout,
-            String rpcUrl,
-            @DefaultValue("30000000000") BigInteger minPriorityFee,
-            BigInteger maxFeeCap) {
+            String rpcUrl) {
     }
 
     static boolean blank(String text) {

@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.eip712.Hex;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
@@ -8,8 +9,6 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** How to pay this gateway: the {@code X-Payment-*} headers of payment discovery (spec §5). */
 final class PaymentTerms {
-
-    static final String PROTOCOL = "chan-v2";
 
     private final ProviderIdentity identity;
     private final ChainProperties chain;
@@ -23,7 +22,7 @@ final class PaymentTerms {
 
     HttpHeaders headers(HttpServletRequest request) {
         HttpHeaders headers = new HttpHeaders();
-        headers.set("X-Payment-Protocol", PROTOCOL);
+        headers.set("X-Payment-Protocol", ProtocolProperties.NAME);
         headers.set("X-Payment-Provider", identity.checksumAddress());
         headers.set("X-Payment-Contract", contract());
         headers.set("X-Payment-Chain", Long.toString(chain.chainId()));

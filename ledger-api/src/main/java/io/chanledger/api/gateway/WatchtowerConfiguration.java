@@ -42,7 +42,8 @@ class WatchtowerConfiguration {
                           MeterRegistry meters) {
         GatewayProperties.Watchtower settings = properties.watchtower();
         String rpcUrl = GatewayProperties.blank(settings.rpcUrl()) ? chain.rpcUrl() : settings.rpcUrl();
-        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(10), RetryPolicy.defaults()));
+        RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
+        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, chain.rpc().timeout(), retry));
         return create(settings, eth, chain, identity, history, store, new JdbcTemplate(dataSource), clock,
                 new WatchtowerMetrics(meters, identity.address()));
     }
@@ -52,8 +53,8 @@ class WatchtowerConfiguration {
                              ProviderIdentity identity, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
                              Clock clock, WatchtowerMetrics metrics) {
         TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
-                new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), settings.minPriorityFee(),
-                        settings.maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
+                new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), chain.fees().minPriorityFee(),
+                        chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 RevertReasons.channelContract());
         ClaimExecutor executor = new ClaimExecutor(sender, eth,
                 new ContractChannelLookup(eth, chain.channelContract(), 1, Duration.ZERO), chain.channelContract(),

@@ -77,13 +77,13 @@ class VoucherCommitBatcher {
         this.commandBus = commandBus;
         this.transactionManager = transactionManager;
         this.cacheGuard = cacheGuard;
-        this.maxBatch = properties.groupCommitMaxBatch();
+        this.maxBatch = LedgerProperties.GROUP_COMMIT_MAX_BATCH;
         this.batchSizes = DistributionSummary.builder("chan.voucher.commit.batch")
                 .description("vouchers sharing one database commit").register(meters);
         this.storeConflicts = Counter.builder("chan.voucher.commit.conflicts")
                 .description("batches decided again because another instance wrote to one of their channels first")
                 .register(meters);
-        for (int i = 0; i < properties.groupCommitWorkers(); i++) {
+        for (int i = 0; i < LedgerProperties.GROUP_COMMIT_WORKERS; i++) {
             BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
             queues.add(queue);
             Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));

@@ -40,7 +40,7 @@ final class AgentGuides {
         values.put("usdc", Hex.toChecksumAddress(chain.usdc()));
         values.put("chainId", Long.toString(chain.chainId()));
         values.put("networkName", properties.networkName());
-        values.put("protocolHeader", properties.protocol());
+        values.put("protocolHeader", ProtocolProperties.NAME);
         values.put("providerProtocol", properties.providerProtocol());
         values.put("feePercent", BigDecimal.valueOf(protocol.feeBps(), 2).stripTrailingZeros().toPlainString());
         this.llmsTxt = render("llms.txt", values);

@@ -1,5 +1,6 @@
 package io.chanledger.api.marketplace;
 
+import io.chanledger.api.config.LedgerProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.provider.ProviderAggregateDefinition;
 import io.chanledger.projections.marketplace.CatalogReader;
@@ -22,9 +23,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class MarketplaceConfiguration {
 
     @Bean
-    ConfigurerModule providerAggregateModule(MarketplaceProperties properties) {
+    ConfigurerModule providerAggregateModule(LedgerProperties ledger) {
         return configurer -> configurer.configureAggregate(
-                ProviderAggregateDefinition.configurer(properties.snapshotThreshold()));
+                ProviderAggregateDefinition.configurer(ledger.snapshots().provider()));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

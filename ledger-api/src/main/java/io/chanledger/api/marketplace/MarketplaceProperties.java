@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <ul>
  * <li>{@code marketplaceUrl}: the public base URL of this service (links in /api/agent and _meta);
  *     {@code directoryUrl}: the public provider directory, by default this service's.</li>
- * <li>{@code protocol}, {@code network}, {@code networkName}: what _meta and the signing information say;
- *     {@code protocol} is the versioned identifier of the X-Payment-Protocol header ({@code chan-v2}).</li>
+ * <li>{@code network}, {@code networkName}: what _meta and the signing information say (the versioned
+ *     protocol identifier beside them is {@link io.chanledger.api.config.ProtocolProperties#NAME}).</li>
  * <li>{@code providerProtocol}: the {@code protocol} of each provider in the lists and the registry, which
  *     agent clients and validators compare with the scheme's name ({@code chan}; {@code mpp} is another
  *     payment scheme).</li>
@@ -32,7 +32,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record MarketplaceProperties(
         @DefaultValue("http://localhost:8080") String marketplaceUrl,
         String directoryUrl,
-        @DefaultValue("chan-v2") String protocol,
         @DefaultValue("chan") String providerProtocol,
         @DefaultValue("polygon") String network,
         @DefaultValue("Polygon Mainnet") String networkName,
@@ -41,7 +40,6 @@ public record MarketplaceProperties(
         @DefaultValue("true") boolean autoApproveBittensor,
         @DefaultValue("false") boolean allowPrivateAddresses,
         @DefaultValue("20") int historyLimit,
-        @DefaultValue("100") int snapshotThreshold,
         @DefaultValue("49152") int sendfileMinBytes,
         String clientIpHeader,
         @DefaultValue("100000") int maxRateLimitedClients,

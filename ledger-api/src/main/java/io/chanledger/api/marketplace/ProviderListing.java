@@ -2,6 +2,7 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.ModelPrice;
@@ -52,7 +53,7 @@ class ProviderListing {
         this.mapper = mapper;
         this.properties = properties;
         this.chainId = chain.chainId();
-        this.meta = new ProvidersResponse.ProtocolMeta(properties.protocol(), properties.network(),
+        this.meta = new ProvidersResponse.ProtocolMeta(ProtocolProperties.NAME, properties.network(),
                 Hex.toChecksumAddress(chain.channelContract()), properties.directoryUrl(), properties.marketplaceUrl());
         catalog.addListener(this::rebuild);
     }

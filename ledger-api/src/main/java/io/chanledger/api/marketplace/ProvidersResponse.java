@@ -1,5 +1,6 @@
 package io.chanledger.api.marketplace;
 
+import io.chanledger.api.config.ProtocolProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -86,7 +87,7 @@ record ProvidersResponse(
 
     @Schema(name = "ProtocolMeta")
     record ProtocolMeta(
-            @Schema(example = "chan-v2") String protocol,
+            @Schema(example = ProtocolProperties.NAME) String protocol,
             @Schema(example = "polygon") String network,
             @Schema(description = "channel contract address") String contract,
             @Schema(format = "uri") String directoryUrl,

@@ -1,5 +1,6 @@
 package io.chanledger.api.gasstation;
 
+import io.chanledger.api.config.ChainProperties;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.chain.rpc.EthApi;
@@ -45,8 +46,8 @@ final class GasStationFixtures {
     }
 
     static GasStationProperties properties(Duration receiptTimeout, Duration staleAfter) {
-        return new GasStationProperties(null, null, GRANT, FIVE_USDC, 21_000, BigInteger.ZERO, FEE_CAP, receiptTimeout,
-                Duration.ofMillis(100), Duration.ofSeconds(2), 2, staleAfter, Duration.ofSeconds(1), 5_000,
+        return new GasStationProperties(null, null, GRANT, FIVE_USDC, 21_000, receiptTimeout,
+                Duration.ofMillis(100), staleAfter, Duration.ofSeconds(1), 5_000,
                 Duration.ofSeconds(2), Duration.ZERO, "X-Forwarded-For",
                 new GasStationProperties.RateLimit(3, Duration.ofMinutes(10), 1_000));
     }
@@ -54,10 +55,11 @@ final class GasStationFixtures {
     /** A station of its own for {@code faucet}, talking to the node at {@code rpcUrl}, recording in the shared ledger. */
     static GasStation station(Devnet devnet, String rpcUrl, Credentials faucet, GasStationProperties properties,
                               CommandGateway commands, GasGrantTable table) {
-        RetryPolicy retry = new RetryPolicy(properties.rpcAttempts(), Duration.ofMillis(50), Duration.ofMillis(200), 2.0, 0.0);
-        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, properties.rpcTimeout(), retry));
+        RetryPolicy retry = new RetryPolicy(2, Duration.ofMillis(50), Duration.ofMillis(200), 2.0, 0.0);
+        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(2), retry));
         Clock clock = Clock.systemUTC();
         return GasStationConfiguration.assemble(eth, faucet, devnet.chainId(), devnet.usdcAddress(), properties,
+                new ChainProperties.Fees(BigInteger.ZERO, FEE_CAP),
                 new GrantLedger(commands, clock), table, new GasStationMetrics(new SimpleMeterRegistry()), clock);
     }
 

@@ -195,7 +195,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
     private Watchtower watchtower(ProviderIdentity provider, EthApi eth, SimpleMeterRegistry meters) {
         GatewayProperties.Watchtower settings = new GatewayProperties.Watchtower(true, Duration.ofMillis(300),
                 "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
-                Duration.ofSeconds(20), null, BigInteger.ZERO, null);
+                Duration.ofSeconds(20), null);
         return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,
                 new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, provider.address()));
     }

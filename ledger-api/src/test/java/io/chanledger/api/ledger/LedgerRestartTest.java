@@ -30,7 +30,7 @@ class LedgerRestartTest {
                         "--spring.datasource.username=" + TestDatabases.USER,
                         "--spring.datasource.password=" + TestDatabases.PASSWORD,
                         // one channel, many events: snapshots must be taken and read back as well
-                        "--chan.ledger.snapshot-threshold=5");
+                        "--chan.ledger.snapshots.channel=5");
     }
 
     private static String base(ConfigurableApplicationContext context) {

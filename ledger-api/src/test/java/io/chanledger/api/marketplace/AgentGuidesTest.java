@@ -43,7 +43,7 @@ class AgentGuidesTest {
     }
 
     private static ChainProperties chain(String contract) {
-        return new ChainProperties(137, contract, USDC, null);
+        return new ChainProperties(137, contract, USDC, null, null, null);
     }
 
     private static AgentGuides guides(String url, String contract) {

@@ -27,7 +27,7 @@ class ProviderProbeTest {
     private static final Duration TIMEOUT = Duration.ofMillis(800);
 
     private final ProviderProbe probe = new ProviderProbe(properties(), new ChainProperties(137,
-            "0x5FbDB2315678afecb367f032d93F642f64180aa3", "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null),
+            "0x5FbDB2315678afecb367f032d93F642f64180aa3", "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null, null, null),
             new ObjectMapper());
     private StubProvider stub;
     private HttpServer raw;
@@ -160,7 +160,7 @@ class ProviderProbeTest {
         ProviderProbe strict = new ProviderProbe(new Binder(new MapConfigurationPropertySource(Map.of()))
                 .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class)),
                 new ChainProperties(137, "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-                        "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null), new ObjectMapper());
+                        "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null, null, null), new ObjectMapper());
 
         assertThatThrownBy(() -> strict.checkAllowed(URI.create(stub.url())))
                 .isInstanceOf(AddressPolicy.BlockedAddressException.class);

@@ -11,7 +11,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A second instance of the service, in this JVM, on the same PostgreSQL database as the shared
  * test context: what an operator runs behind a round-robin balancer. It runs neither the chain
- * listener nor the watchtower, as README says of every instance but one. Started once per test
+ * listener nor the watchtower, as docs/operations.md says of every instance but one. Started once per test
  * run, on first use, and stopped with the JVM.
  */
 public final class SecondInstance {
