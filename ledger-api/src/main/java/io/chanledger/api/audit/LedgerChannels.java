@@ -3,7 +3,7 @@ package io.chanledger.api.audit;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.channel.ChannelState;
-import io.chanledger.projections.channel.ChannelEvents;
+import io.chanledger.domain.channel.ChannelEvent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ public class LedgerChannels {
         StringBuilder sql = new StringBuilder("SELECT aggregate_identifier, payload_type, payload FROM domain_event_entry"
                 + " WHERE payload_type IN (");
         List<Object> args = new ArrayList<>();
-        for (Class<?> type : ChannelEvents.TYPES) {
+        for (Class<?> type : ChannelEvent.TYPES) {
             sql.append(args.isEmpty() ? "?" : ", ?");
             args.add(type.getName());
         }

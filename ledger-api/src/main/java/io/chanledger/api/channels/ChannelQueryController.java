@@ -71,7 +71,7 @@ class ChannelQueryController {
         return ChannelAudience.okForThisCaller()
                 .header(REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ChannelPage(page.stream()
-                        .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.consumer(), row.provider()),
+                        .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.state().consumer(), row.state().provider()),
                                 settings, now, window))
                         .toList(), next));
     }
@@ -86,7 +86,7 @@ class ChannelQueryController {
         ChannelViewer viewer = audience.viewerOf(request);
         ChannelBalance balance = reads.balance(id).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
                 "channel_not_found", "no channel " + channelId + " in the ledger"));
-        ChannelView view = viewer.viewOf(balance.consumer(), balance.provider());
+        ChannelView view = viewer.viewOf(balance.state().consumer(), balance.state().provider());
         return ChannelAudience.okForThisCaller().body(ChannelResponse.of(balance, view, contract.current(), reads.now(),
                 readModels.atRiskWindow().toSeconds()));
     }

@@ -71,7 +71,7 @@ class ProviderClaimableController {
                 after == null ? null : after.channelId(), pageSize + 1);
         boolean more = rows.size() > pageSize;
         List<ChannelBalance> page = more ? rows.subList(0, pageSize) : rows;
-        String next = more ? Cursors.claims(page.getLast().expiry(), page.getLast().channelId()) : null;
+        String next = more ? Cursors.claims(page.getLast().state().expiry(), page.getLast().channelId()) : null;
         return ResponseEntity.ok()
                 .header(ChannelQueryController.REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ClaimableResponse(ClaimableResponse.checksummed(provider), totals, window,

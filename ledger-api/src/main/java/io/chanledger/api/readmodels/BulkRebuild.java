@@ -4,7 +4,7 @@ import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceFold;
 import io.chanledger.projections.channel.ChannelBalanceProjection;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
-import io.chanledger.projections.channel.ChannelEvents;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.readmodel.CopyRows;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.io.IOException;
@@ -310,9 +310,9 @@ class BulkRebuild {
             while (iterator.hasNext()) {
                 TrackedEventMessage<?> message = iterator.next();
                 last = message.trackingToken();
-                if (message instanceof DomainEventMessage<?> event && ChannelEvents.TYPES.contains(event.getPayloadType())) {
+                if (message instanceof DomainEventMessage<?> event && event.getPayload() instanceof ChannelEvent payload) {
                     read.add(new ChannelBalanceFold.Event(event.getAggregateIdentifier(), event.getSequenceNumber(),
-                            event.getTimestamp(), event.getPayload()));
+                            event.getTimestamp(), payload));
                 }
                 if (read.size() == EVENTS_PER_HANDOFF) {
                     events.put(new Handoff(read, last.position().orElse(0)));

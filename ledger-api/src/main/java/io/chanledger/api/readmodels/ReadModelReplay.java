@@ -1,6 +1,6 @@
 package io.chanledger.api.readmodels;
 
-import io.chanledger.projections.channel.ChannelEvents;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.readmodel.ReadModels;
 import java.time.Clock;
 import java.time.Duration;
@@ -230,7 +230,7 @@ public class ReadModelReplay {
         if (upTo <= after) {
             return 0;
         }
-        String types = String.join(", ", ChannelEvents.TYPES.stream().map(t -> "'" + t.getName() + "'").toList());
+        String types = String.join(", ", ChannelEvent.TYPES.stream().map(t -> "'" + t.getName() + "'").toList());
         Long count = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE global_index > ?"
                 + " AND global_index <= ? AND payload_type IN (" + types + ")", Long.class, after, upTo);
         return count == null ? 0 : count;

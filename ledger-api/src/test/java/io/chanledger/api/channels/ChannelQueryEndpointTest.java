@@ -183,6 +183,8 @@ class ChannelQueryEndpointTest extends LedgerIntegrationTest {
         assertThat(read.path("claimable").asText()).isEqualTo(replay.claimable().toString());
         assertThat(read.path("refundable").asText()).isEqualTo(replay.remaining().toString());
         assertThat(read.path("netClaimable").asText()).isEqualTo("245000");
+        assertThat(read.path("chargedTotal").asText()).isEqualTo(replay.chargedTotal().toString());
+        assertThat(read.path("held").asText()).isEqualTo("0");
         assertThat(read.path("atRisk").asBoolean()).isTrue();
     }
 
