@@ -1,7 +1,6 @@
 package io.chanledger.api.channels;
 
 import io.chanledger.api.ledger.ContractSettingsHistory;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.contract.ContractSettings;
@@ -9,6 +8,7 @@ import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.ChannelQuery;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package io.chanledger.api.channels;
 
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,8 +1,5 @@
 package io.chanledger.api.readmodels;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.domain.chain.ChainRef;
@@ -14,10 +11,11 @@ import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.domain.channel.CloseKind;
-import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.RequestSettled;
+import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.contract.FeeUpdated;
+import io.chanledger.projections.rebuild.ChannelEventDecoder;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -27,6 +25,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ChannelEventDecoderTest {
 

@@ -1,7 +1,5 @@
 package io.chanledger.api.readmodels;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.chain.ListenerLifecycle;
 import io.chanledger.api.support.Http;
@@ -11,6 +9,7 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.projections.provideraccount.ProviderAccount;
 import io.chanledger.projections.provideraccount.ProviderAccountRepository;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -27,6 +26,7 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ReadModelReplayTest extends LedgerIntegrationTest {
 

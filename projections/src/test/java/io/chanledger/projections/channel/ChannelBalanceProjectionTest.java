@@ -155,9 +155,7 @@ class ChannelBalanceProjectionTest {
     @Test
     void showsWhatTheGatewayChargedAndWhatRunningRequestsHold() {
         long at = 1_700_000_100L;
-        projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
-        projection.on(metered(1, 500, 300, at, at + 60), 1, T0);
-        projection.on(metered(2, 900, 200, at + 1, at + 60), 2, T0);
+        twoMeteredRequests(at, at + 60, at + 1);
         projection.on(new HoldRaised(CHANNEL, BigInteger.TWO, BigInteger.valueOf(350), at + 2), 3, T0);
         projection.on(new RequestSettled(CHANNEL, BigInteger.ONE, BigInteger.valueOf(120), BigInteger.valueOf(120),
                 BigInteger.valueOf(120), at + 3), 4, T0);
@@ -172,12 +170,17 @@ class ChannelBalanceProjectionTest {
     @Test
     void aHoldLapsedByTheNextVoucherIsDropped() {
         long at = 1_700_000_100L;
-        projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
-        projection.on(metered(1, 500, 300, at, at + 5), 1, T0);
-        projection.on(metered(2, 900, 200, at + 10, at + 60), 2, T0);
+        twoMeteredRequests(at, at + 5, at + 10);
 
         assertThat(row().state().holds()).containsOnlyKeys(BigInteger.TWO);
         assertThat(row().state().heldAt(at + 10)).isEqualTo(BigInteger.valueOf(200));
+    }
+
+    /** Opens the channel and accepts two metered vouchers: 500 holding 300 until {@code firstUntil}, 900 holding 200. */
+    private void twoMeteredRequests(long firstAt, long firstUntil, long secondAt) {
+        projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
+        projection.on(metered(1, 500, 300, firstAt, firstUntil), 1, T0);
+        projection.on(metered(2, 900, 200, secondAt, firstAt + 60), 2, T0);
     }
 
     private static VoucherAccepted metered(long nonce, long amount, long hold, long acceptedAt, long holdUntil) {

@@ -1,4 +1,4 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -25,7 +25,7 @@ import java.util.Map;
  * payload to that mapper's own reader, so that every payload reads exactly as the mapper reads
  * it, failures included.
  */
-final class ChannelEventDecoder {
+public final class ChannelEventDecoder {
 
     /** What a component's JSON value must be for the fast path to take it. */
     private enum Kind {
@@ -126,7 +126,7 @@ final class ChannelEventDecoder {
     private final JsonFactory json;
     private final Map<String, Decoding> decodings = new HashMap<>();
 
-    ChannelEventDecoder(ObjectMapper mapper) {
+    public ChannelEventDecoder(ObjectMapper mapper) {
         this.json = mapper.getFactory();
         for (Class<? extends ChannelEvent> type : ChannelEvent.TYPES) {
             decodings.put(type.getName(), new Decoding(mapper.readerFor(type), Shape.of(type.asSubclass(Record.class))));
@@ -134,7 +134,7 @@ final class ChannelEventDecoder {
     }
 
     /** Whether payloads of {@code payloadType} are channel events. */
-    boolean decodes(String payloadType) {
+    public boolean decodes(String payloadType) {
         return decodings.containsKey(payloadType);
     }
 
@@ -144,7 +144,7 @@ final class ChannelEventDecoder {
      * aggregate identifier: the event's own channel id is that String when they are equal, one
      * String less for each event and a quicker look-up of its row.
      */
-    ChannelEvent decode(String payloadType, byte[] payload, String channelId) throws IOException {
+    public ChannelEvent decode(String payloadType, byte[] payload, String channelId) throws IOException {
         Decoding decoding = decodings.get(payloadType);
         if (decoding == null) {
             return null;
@@ -154,7 +154,7 @@ final class ChannelEventDecoder {
     }
 
     /** The event as the fast path reads it; null where it leaves the payload to the mapper. */
-    Object decodeWithoutMapper(String payloadType, byte[] payload, String channelId) throws IOException {
+    public Object decodeWithoutMapper(String payloadType, byte[] payload, String channelId) throws IOException {
         Object event = fast(decodings.get(payloadType).shape(), payload, channelId);
         return event == OTHER_FORM ? null : event;
     }
