@@ -1,9 +1,9 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.ledger.VoucherAdmission;
-import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
 import java.time.Clock;

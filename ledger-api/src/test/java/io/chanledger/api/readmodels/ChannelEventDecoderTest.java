@@ -1,5 +1,8 @@
 package io.chanledger.api.readmodels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.domain.chain.ChainRef;
@@ -25,8 +28,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ChannelEventDecoderTest {
 

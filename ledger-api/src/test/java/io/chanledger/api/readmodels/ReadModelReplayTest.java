@@ -1,5 +1,7 @@
 package io.chanledger.api.readmodels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.chain.ListenerLifecycle;
 import io.chanledger.api.support.Http;
@@ -26,7 +28,6 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ReadModelReplayTest extends LedgerIntegrationTest {
 

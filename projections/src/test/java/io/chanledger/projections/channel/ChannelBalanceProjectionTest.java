@@ -12,9 +12,9 @@ import static io.chanledger.projections.channel.ChannelHistories.opened;
 import static io.chanledger.projections.channel.ChannelHistories.voucher;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
-import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorized;

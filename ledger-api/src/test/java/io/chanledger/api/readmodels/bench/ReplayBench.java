@@ -53,7 +53,8 @@ public final class ReplayBench {
         List<String> settings = new ArrayList<>(List.of("--spring.profiles.active=postgres",
                 "--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
                 "--spring.datasource.password=" + password, "--logging.level.root=WARN",
-                "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.readmodels=INFO"));
+                "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.readmodels=INFO",
+                "--logging.level.io.chanledger.projections.rebuild=INFO"));
         for (int i = 4; i < args.length; i++) {
             settings.add(args[i]);
         }
