@@ -3,6 +3,7 @@ package io.chanledger.api.audit;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.api.ledger.ContractSettingsHistory;
+import io.chanledger.projections.rebuild.EventTable;
 import java.util.List;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -24,7 +25,7 @@ import org.springframework.context.annotation.Import;
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
         TransactionAutoConfiguration.class})
 @EnableConfigurationProperties({ChainProperties.class, ProtocolProperties.class})
-@Import({EventExport.class, LedgerChannels.class, ContractSettingsHistory.class})
+@Import({EventTable.class, EventExport.class, LedgerChannels.class, ContractSettingsHistory.class})
 final class AuditContext {
 
     private AuditContext() {

@@ -5,13 +5,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.domain.contract.ContractSettings;
+import io.chanledger.projections.rebuild.EventTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -29,13 +27,12 @@ public class EventExport {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final JdbcTemplate jdbc;
+    private final EventTable table;
     private final TransactionTemplate readOnly;
     private final String contractId;
 
-    public EventExport(DataSource dataSource, PlatformTransactionManager transactions, ChainProperties chain) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.jdbc.setFetchSize(1_000);
+    public EventExport(EventTable table, PlatformTransactionManager transactions, ChainProperties chain) {
+        this.table = table;
         this.readOnly = new TransactionTemplate(transactions);
         this.readOnly.setReadOnly(true);
         this.contractId = chain.channelContract() == null ? null
@@ -48,22 +45,8 @@ public class EventExport {
      * own. Returns how many it wrote.
      */
     public long write(OutputStream out, long after, Long limit, String channelId) {
-        StringBuilder sql = new StringBuilder("SELECT global_index, aggregate_identifier, sequence_number, time_stamp,"
-                + " payload_type, payload FROM domain_event_entry WHERE global_index > ?");
-        List<Object> args = new ArrayList<>(List.of(after));
-        if (channelId != null && contractId != null) {
-            sql.append(" AND aggregate_identifier IN (?, ?)");
-            args.add(channelId);
-            args.add(contractId);
-        } else if (channelId != null) {
-            sql.append(" AND aggregate_identifier = ?");
-            args.add(channelId);
-        }
-        sql.append(" ORDER BY global_index");
-        if (limit != null) {
-            sql.append(" LIMIT ?");
-            args.add(limit);
-        }
+        List<String> aggregates = channelId == null ? List.of()
+                : contractId == null ? List.of(channelId) : List.of(channelId, contractId);
         Long written = readOnly.execute(status -> {
             long[] count = {0};
             try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
@@ -71,7 +54,7 @@ public class EventExport {
                 // one object per line, the newline written below: no separator of Jackson's own
                 // (a space by default) in front of every line but the first
                 json.setRootValueSeparator(null);
-                jdbc.query(sql.toString(), rows -> {
+                table.after(after, limit, aggregates, rows -> {
                     try {
                         String payloadType = rows.getString("payload_type");
                         json.writeStartObject();
@@ -89,7 +72,7 @@ public class EventExport {
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
-                }, args.toArray());
+                });
                 json.flush();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

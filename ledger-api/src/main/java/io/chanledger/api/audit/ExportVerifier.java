@@ -3,6 +3,7 @@ package io.chanledger.api.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.contract.FeeUpdated;
 import io.chanledger.domain.contract.UsdcUpdated;
@@ -19,6 +20,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Verifies an NDJSON export offline, with nothing but the signing domain (chain id, contract) and
@@ -35,7 +38,10 @@ import java.util.Map;
 public final class ExportVerifier {
 
     private static final int SIGNATURE_BATCH = 4_096;
-    private static final String CHANNEL_PACKAGE = "io.chanledger.domain.channel.";
+    private static final String CHANNEL_PACKAGE = ChannelEvent.class.getPackageName() + ".";
+    /** The simple names of the channel events, from their one list. */
+    private static final Set<String> CHANNEL_EVENT_TYPES = ChannelEvent.TYPES.stream().map(Class::getSimpleName)
+            .collect(Collectors.toUnmodifiableSet());
     private static final String CONTRACT_PACKAGE = "io.chanledger.domain.contract.";
 
     private final ChanTypedData typedData;
@@ -346,10 +352,6 @@ public final class ExportVerifier {
     }
 
     private static boolean isChannelEvent(String payloadType, String type) {
-        return payloadType.equals(CHANNEL_PACKAGE + type) && switch (type) {
-            case "ChannelOpened", "ChannelOpenConfirmed", "VoucherAccepted", "HoldRaised", "RequestSettled",
-                 "ChannelClaimed", "ChannelExpired", "ChannelClosed", "CloseAuthorized" -> true;
-            default -> false;
-        };
+        return payloadType.equals(CHANNEL_PACKAGE + type) && CHANNEL_EVENT_TYPES.contains(type);
     }
 }

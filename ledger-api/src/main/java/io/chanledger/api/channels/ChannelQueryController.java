@@ -1,7 +1,6 @@
 package io.chanledger.api.channels;
 
 import io.chanledger.api.ledger.ContractSettingsHistory;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.contract.ContractSettings;
@@ -9,6 +8,7 @@ import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.ChannelQuery;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
@@ -71,7 +71,7 @@ class ChannelQueryController {
         return ChannelAudience.okForThisCaller()
                 .header(REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ChannelPage(page.stream()
-                        .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.consumer(), row.provider()),
+                        .map(row -> ChannelResponse.of(row, viewer.viewOfListed(row.state().consumer(), row.state().provider()),
                                 settings, now, window))
                         .toList(), next));
     }
@@ -86,7 +86,7 @@ class ChannelQueryController {
         ChannelViewer viewer = audience.viewerOf(request);
         ChannelBalance balance = reads.balance(id).orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND,
                 "channel_not_found", "no channel " + channelId + " in the ledger"));
-        ChannelView view = viewer.viewOf(balance.consumer(), balance.provider());
+        ChannelView view = viewer.viewOf(balance.state().consumer(), balance.state().provider());
         return ChannelAudience.okForThisCaller().body(ChannelResponse.of(balance, view, contract.current(), reads.now(),
                 readModels.atRiskWindow().toSeconds()));
     }

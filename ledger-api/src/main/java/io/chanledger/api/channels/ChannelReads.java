@@ -1,10 +1,10 @@
 package io.chanledger.api.channels;
 
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
-import io.chanledger.domain.channel.ChannelOpened;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -78,12 +78,9 @@ class ChannelReads {
             long sequence = message.getSequenceNumber();
             // the read model stores microseconds, as PostgreSQL does; the fold answers the same
             Instant at = message.getTimestamp().truncatedTo(ChronoUnit.MICROS);
-            Object event = message.getPayload();
-            if (balance == null) {
-                balance = event instanceof ChannelOpened opened ? ChannelBalance.opened(opened, sequence, at) : null;
-                continue;
+            if (message.getPayload() instanceof ChannelEvent event) {
+                balance = balance == null ? ChannelBalance.opened(event, sequence, at) : balance.apply(event, sequence, at);
             }
-            balance = balance.apply(event, sequence, at);
         }
         return balance;
     }

@@ -1,5 +1,6 @@
 package io.chanledger.api.channels;
 
+import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
@@ -11,14 +12,16 @@ import java.util.Locale;
  * A channel's balance. Addresses EIP-55, amounts decimal strings. In the {@link ChannelView#ON_CHAIN}
  * view the off-chain members are null, so left out of the JSON: the highest voucher, the voucher
  * count, everything derived from the highest voucher (claimable, net claimable, refundable, at
- * risk), the authorized close amount, and the last activity and sequence, which move with every
- * voucher. {@code lastSequence} is the channel's last event the answer includes.
+ * risk), the authorized close amount, what the provider gateway charged and what its running
+ * requests hold, and the last activity and sequence, which move with every voucher.
+ * {@code lastSequence} is the channel's last event the answer includes.
  */
 record ChannelResponse(String channelId, String consumer, String provider, BigInteger deposit, Instant expiry,
                        long expiryEpochSeconds, String status, boolean provisional, Voucher highestVoucher,
                        Long voucherCount, BigInteger claimed, BigInteger feesPaid, BigInteger claimable,
                        BigInteger netClaimable, BigInteger refundable, BigInteger refund, String closeKind,
-                       BigInteger authorizedCloseAmount, Boolean atRisk, Instant lastActivity, Long lastSequence) {
+                       BigInteger authorizedCloseAmount, BigInteger chargedTotal, BigInteger held, Boolean atRisk,
+                       Instant lastActivity, Long lastSequence) {
 
     record Voucher(BigInteger amount, BigInteger nonce, String signature) {
     }
@@ -26,14 +29,16 @@ record ChannelResponse(String channelId, String consumer, String provider, BigIn
     /** {@code contract}: its fee in force now, which the next claim pays, gives the net claimable. */
     static ChannelResponse of(ChannelBalance b, ChannelView view, ContractSettings contract, long now,
                               long atRiskWindow) {
-        Voucher highest = b.highestNonce() == null ? null
-                : new Voucher(b.highestAmount(), b.highestNonce(), b.highestSignature());
-        ChannelResponse full = new ChannelResponse(b.channelId(), Hex.toChecksumAddress(b.consumer()),
-                Hex.toChecksumAddress(b.provider()), b.deposit(), Instant.ofEpochSecond(b.expiry()), b.expiry(),
-                b.status().code(), b.provisional(), highest, b.voucherCount(), b.claimed(), b.feesPaid(),
-                b.claimable(), b.netClaimable(contract), b.refundable(), b.refund(),
-                b.closeKind() == null ? null : b.closeKind().name().toLowerCase(Locale.ROOT),
-                b.authorizedCloseAmount(), b.atRisk(now, atRiskWindow), b.lastActivity(), b.lastSequence());
+        ChannelState c = b.state();
+        Voucher highest = c.highestNonce() == null ? null
+                : new Voucher(c.highestAmount(), c.highestNonce(), c.highestSignature());
+        ChannelResponse full = new ChannelResponse(c.channelId(), Hex.toChecksumAddress(c.consumer()),
+                Hex.toChecksumAddress(c.provider()), c.deposit(), Instant.ofEpochSecond(c.expiry()), c.expiry(),
+                c.status().code(), c.provisional(), highest, c.voucherCount(), c.claimed(), c.feesPaid(),
+                c.claimable(), b.netClaimable(contract), c.refundable(), c.refund(),
+                c.closeKind() == null ? null : c.closeKind().name().toLowerCase(Locale.ROOT),
+                c.authorizedCloseAmount(), c.chargedTotal(), c.heldAt(now), c.atRisk(now, atRiskWindow),
+                b.lastActivity(), b.lastSequence());
         return view == ChannelView.FULL ? full : full.onChainFacts();
     }
 
@@ -41,6 +46,6 @@ record ChannelResponse(String channelId, String consumer, String provider, BigIn
     private ChannelResponse onChainFacts() {
         return new ChannelResponse(channelId, consumer, provider, deposit, expiry, expiryEpochSeconds, status,
                 provisional, null, null, claimed, feesPaid, null, null, null, refund, closeKind, null, null, null,
-                null);
+                null, null, null);
     }
 }

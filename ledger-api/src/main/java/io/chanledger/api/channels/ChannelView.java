@@ -2,10 +2,14 @@ package io.chanledger.api.channels;
 
 import io.chanledger.domain.channel.ChannelClaimed;
 import io.chanledger.domain.channel.ChannelClosed;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelExpired;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
-import java.util.Set;
+import io.chanledger.domain.channel.CloseAuthorized;
+import io.chanledger.domain.channel.HoldRaised;
+import io.chanledger.domain.channel.RequestSettled;
+import io.chanledger.domain.channel.VoucherAccepted;
 
 /**
  * How much of one channel a caller sees. Off-chain figures (vouchers, their amounts, nonces and
@@ -21,15 +25,27 @@ public enum ChannelView {
     /** Everything the ledger holds, voucher signatures included. */
     FULL;
 
-    /*
-     * The events that restate the contract's logs or its finalized state. Listed rather than
-     * excluded, so that an event type added later stays private until someone decides otherwise.
-     */
-    private static final Set<Class<?>> ON_CHAIN_EVENTS = Set.of(ChannelOpened.class, ChannelOpenConfirmed.class,
-            ChannelClaimed.class, ChannelExpired.class, ChannelClosed.class);
-
     /** Whether this view includes the recorded event at all. */
     public boolean shows(Object event) {
-        return this == FULL || ON_CHAIN_EVENTS.contains(event.getClass());
+        return this == FULL || event instanceof ChannelEvent channelEvent && onChain(channelEvent);
+    }
+
+    /**
+     * Whether the event restates the contract's logs or its finalized state. A switch over every
+     * channel event with no default, so that an event type added later does not compile until
+     * someone decides whether it is public.
+     */
+    private static boolean onChain(ChannelEvent event) {
+        return switch (event) {
+            case ChannelOpened e -> true;
+            case ChannelOpenConfirmed e -> true;
+            case ChannelClaimed e -> true;
+            case ChannelExpired e -> true;
+            case ChannelClosed e -> true;
+            case VoucherAccepted e -> false;
+            case HoldRaised e -> false;
+            case RequestSettled e -> false;
+            case CloseAuthorized e -> false;
+        };
     }
 }

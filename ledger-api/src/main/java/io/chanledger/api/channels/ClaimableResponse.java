@@ -1,5 +1,6 @@
 package io.chanledger.api.channels;
 
+import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
@@ -34,9 +35,10 @@ record ClaimableResponse(String provider, Totals totals, long atRiskWindowSecond
 
         /** {@code netClaimable}: less the fee in force now, which the next claim pays. */
         static Claim of(ChannelBalance b, ContractSettings contract, long now, long window) {
-            return new Claim(b.channelId(), b.highestAmount(), b.highestNonce(), b.highestSignature(), b.claimable(),
-                    b.netClaimable(contract), Instant.ofEpochSecond(b.expiry()), b.expiry(), b.status().code(),
-                    b.atRisk(now, window));
+            ChannelState c = b.state();
+            return new Claim(c.channelId(), c.highestAmount(), c.highestNonce(), c.highestSignature(), c.claimable(),
+                    b.netClaimable(contract), Instant.ofEpochSecond(c.expiry()), c.expiry(), c.status().code(),
+                    c.atRisk(now, window));
         }
     }
 

@@ -1,7 +1,6 @@
 package io.chanledger.api.channels;
 
 import io.chanledger.api.ledger.ContractSettingsHistory;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.wallet.WalletAuthenticator;
 import io.chanledger.api.web.ApiProblem;
@@ -9,6 +8,7 @@ import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.provideraccount.ProviderAccountRepository;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -71,7 +71,7 @@ class ProviderClaimableController {
                 after == null ? null : after.channelId(), pageSize + 1);
         boolean more = rows.size() > pageSize;
         List<ChannelBalance> page = more ? rows.subList(0, pageSize) : rows;
-        String next = more ? Cursors.claims(page.getLast().expiry(), page.getLast().channelId()) : null;
+        String next = more ? Cursors.claims(page.getLast().state().expiry(), page.getLast().channelId()) : null;
         return ResponseEntity.ok()
                 .header(ChannelQueryController.REPLAYING_HEADER, Boolean.toString(progress.replaying()))
                 .body(new ClaimableResponse(ClaimableResponse.checksummed(provider), totals, window,

@@ -1,6 +1,7 @@
 package io.chanledger.api.config;
 
 import io.chanledger.domain.channel.ChannelCommand;
+import io.chanledger.projections.rebuild.EventTable;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -13,7 +14,7 @@ import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
+
 
 /**
  * Keeps the channels this instance caches as new as the shared event store. Instances share one
@@ -34,11 +35,11 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
     private static final String CHECKED = ChannelCacheGuard.class.getName() + ".checked";
 
     private final BoundedAggregateCache cache;
-    private final JdbcTemplate jdbc;
+    private final EventTable events;
 
-    ChannelCacheGuard(BoundedAggregateCache cache, JdbcTemplate jdbc) {
+    ChannelCacheGuard(BoundedAggregateCache cache, EventTable events) {
         this.cache = cache;
-        this.jdbc = jdbc;
+        this.events = events;
     }
 
     /**
@@ -66,7 +67,7 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
             return Set.of();
         }
         Set<String> dropped = new LinkedHashSet<>();
-        latestSequences(List.copyOf(cached.keySet())).forEach((id, latest) -> {
+        events.lastSequences(List.copyOf(cached.keySet())).forEach((id, latest) -> {
             if (latest != null && latest > cached.get(id)) {
                 cache.remove(id);
                 dropped.add(id);
@@ -78,25 +79,6 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
         return dropped;
     }
 
-    /**
-     * The last sequence number of each channel in the store. One correlated max() per channel:
-     * PostgreSQL answers each from the end of the (aggregate, sequence) index, however long the
-     * channel's history.
-     */
-    private Map<String, Long> latestSequences(List<String> channelIds) {
-        StringBuilder sql = new StringBuilder("SELECT ids.id, (SELECT MAX(e.sequence_number) FROM domain_event_entry e"
-                + " WHERE e.aggregate_identifier = ids.id) FROM (VALUES ");
-        for (int i = 0; i < channelIds.size(); i++) {
-            sql.append(i == 0 ? "(CAST(? AS VARCHAR(255)))" : ", (?)");
-        }
-        sql.append(") AS ids(id)");
-        Map<String, Long> latest = new HashMap<>();
-        jdbc.query(sql.toString(), row -> {
-            long sequence = row.getLong(2);
-            latest.put(row.getString(1), row.wasNull() ? null : sequence);
-        }, channelIds.toArray());
-        return latest;
-    }
 
     @Override
     public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain interceptorChain)

@@ -1,12 +1,12 @@
 package io.chanledger.api.config;
 
+import io.chanledger.projections.rebuild.EventTable;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * What lets several instances share one event store: conflicts recognised as such, cached
@@ -27,8 +27,8 @@ public class SharedStoreConfiguration {
     }
 
     @Bean
-    ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, JdbcTemplate jdbc, CommandBus commandBus) {
-        ChannelCacheGuard guard = new ChannelCacheGuard(channelCache, jdbc);
+    ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, EventTable events, CommandBus commandBus) {
+        ChannelCacheGuard guard = new ChannelCacheGuard(channelCache, events);
         commandBus.registerHandlerInterceptor(guard);
         return guard;
     }

@@ -7,6 +7,8 @@ import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.gasgrant.GasGrantFailure;
 import io.chanledger.domain.gasgrant.GasGrantRefusal;
 import io.chanledger.domain.gasgrant.GasGrantRefusedException;
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;

@@ -10,6 +10,8 @@ import io.chanledger.chain.tx.SenderSettings;
 import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.gasgrant.GasGrantAggregateDefinition;
+import io.chanledger.projections.gasgrant.GasGrantProjection;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,6 +2,8 @@ package io.chanledger.api.gasstation;
 
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.domain.gasgrant.GasGrantFailure;
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;

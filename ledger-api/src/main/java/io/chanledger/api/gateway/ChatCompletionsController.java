@@ -2,8 +2,9 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.ledger.VoucherFields;
+import io.chanledger.api.ledger.VoucherJson;
 import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
@@ -68,8 +69,7 @@ class ChatCompletionsController {
         ChatRequest chat = ChatRequest.parse(body, json);
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
-        VoucherFields voucher = voucher(voucherHeader);
-        request.setAttribute(GatewayExceptionHandler.VOUCHER_AMOUNT, voucher.amount());
+        SignedVoucher voucher = voucher(voucherHeader);
         VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
         if (chat.stream()) {
             relay.relay(chat, rate, receipt, response);
@@ -117,7 +117,7 @@ class ChatCompletionsController {
                 Map.of());
     }
 
-    private VoucherFields voucher(String header) {
+    private SignedVoucher voucher(String header) {
         JsonNode node;
         try {
             node = json.readTree(header);
@@ -125,10 +125,6 @@ class ChatCompletionsController {
             throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
                     "X-CHAN-Voucher must be a JSON object with channelId, amount, nonce and signature");
         }
-        VoucherFields fields = VoucherFields.of(node);
-        if (fields.channelId() == null) {
-            throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT, "channelId is missing");
-        }
-        return fields;
+        return VoucherJson.parse(node, null);
     }
 }

@@ -36,8 +36,6 @@ class GatewayExceptionHandler {
 
     static final String REQUIRED_HEADER = "X-CHAN-Required";
     static final String PROVIDED_HEADER = "X-CHAN-Provided";
-    /** Request attribute: the amount of the voucher the request came with, as sent. */
-    static final String VOUCHER_AMOUNT = GatewayExceptionHandler.class.getName() + ".voucherAmount";
 
     private final ObjectProvider<PaymentTerms> terms;
 
@@ -58,12 +56,9 @@ class GatewayExceptionHandler {
     @ExceptionHandler(VoucherRejectedException.class)
     ResponseEntity<Object> rejected(VoucherRejectedException rejection, HttpServletRequest request) {
         HttpHeaders extra = terms.getObject().headers(request);
-        if (rejection.hold() != null && rejection.charged() != null) {
+        if (rejection.hold() != null && rejection.provided() != null) {
             extra.set(REQUIRED_HEADER, rejection.hold().toString());
-            BigInteger amount = amount(request.getAttribute(VOUCHER_AMOUNT));
-            if (amount != null) {
-                extra.set(PROVIDED_HEADER, amount.subtract(rejection.charged()).toString());
-            }
+            extra.set(PROVIDED_HEADER, rejection.provided().toString());
         }
         if (rejection.reason() == VoucherRejection.CLAIM_PENDING) {
             // nothing to pay differently: the same request goes through once the claim is on-chain
@@ -73,15 +68,6 @@ class GatewayExceptionHandler {
         }
         return render(request, HttpStatus.PAYMENT_REQUIRED, RejectionCodes.codeOf(rejection.reason()),
                 rejection.getMessage(), extra);
-    }
-
-    /** The voucher's amount, once the ledger has read it as a number (it has, when it judged the funds). */
-    private static BigInteger amount(Object sent) {
-        try {
-            return sent == null ? null : new BigInteger(sent.toString());
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)

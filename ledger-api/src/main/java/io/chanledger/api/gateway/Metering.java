@@ -1,9 +1,9 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.ledger.VoucherAdmission;
-import io.chanledger.api.ledger.VoucherFields;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
 import java.time.Clock;
@@ -39,10 +39,9 @@ class Metering {
         this.provider = identity.address();
     }
 
-    VoucherReceipt admit(VoucherFields voucher, BigInteger hold) {
+    VoucherReceipt admit(SignedVoucher voucher, BigInteger hold) {
         long holdUntil = clock.instant().plus(holdTtl).getEpochSecond();
-        return admission.admit(voucher.channelId(), voucher.amount(), voucher.nonce(), voucher.signature(),
-                new MeteredRequest(hold, holdUntil, provider));
+        return admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider));
     }
 
     /**

@@ -48,12 +48,7 @@ class ChannelController {
     /** Body: the {@code X-CHAN-Voucher} JSON. Amount and nonce are decimal strings (integers are taken too). */
     @PostMapping(path = "/vouchers", consumes = MediaType.APPLICATION_JSON_VALUE)
     VoucherReceiptResponse acceptVoucher(@PathVariable String channelId, @RequestBody JsonNode body) {
-        VoucherFields fields = VoucherFields.of(body);
-        if (fields.channelId() != null && !fields.channelId().equalsIgnoreCase(channelId)) {
-            throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
-                    "the voucher's channelId differs from the channel in the path");
-        }
-        VoucherReceipt receipt = admission.admit(channelId, fields.amount(), fields.nonce(), fields.signature());
+        VoucherReceipt receipt = admission.admit(VoucherJson.parse(body, channelId), null);
         return VoucherReceiptResponse.of(receipt);
     }
 

@@ -7,12 +7,12 @@ import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.contract.FeeUpdated;
 import io.chanledger.domain.contract.UsdcUpdated;
+import io.chanledger.projections.rebuild.EventTable;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,14 +29,14 @@ public class ContractSettingsHistory {
     private static final Map<String, Class<?>> TYPES = Map.of(FeeUpdated.class.getName(), FeeUpdated.class,
             UsdcUpdated.class.getName(), UsdcUpdated.class);
 
-    private final JdbcTemplate jdbc;
+    private final EventTable table;
     private final ChainProperties chain;
     private final BigInteger startingFeeBps;
     private final ObjectMapper json = new ObjectMapper().findAndRegisterModules()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    public ContractSettingsHistory(DataSource dataSource, ChainProperties chain, ProtocolProperties protocol) {
-        this.jdbc = new JdbcTemplate(dataSource);
+    public ContractSettingsHistory(EventTable table, ChainProperties chain, ProtocolProperties protocol) {
+        this.table = table;
         this.chain = chain;
         this.startingFeeBps = BigInteger.valueOf(protocol.feeBps());
     }
@@ -46,10 +46,9 @@ public class ContractSettingsHistory {
         if (chain.channelContract() == null) {
             return ContractSettings.starting(startingFeeBps, chain.usdc());
         }
-        List<Object> events = jdbc.query("SELECT payload_type, payload FROM domain_event_entry"
-                        + " WHERE aggregate_identifier = ? ORDER BY sequence_number",
-                (row, n) -> payload(row.getString("payload_type"), row.getString("payload")),
-                ContractSettings.idOf(chain.chainId(), chain.channelContract()));
+        List<Object> events = new ArrayList<>();
+        table.aggregate(ContractSettings.idOf(chain.chainId(), chain.channelContract()),
+                row -> events.add(payload(row.getString("payload_type"), row.getString("payload"))));
         return ContractSettings.replay(startingFeeBps, chain.usdc(), events);
     }
 

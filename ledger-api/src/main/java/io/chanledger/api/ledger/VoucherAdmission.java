@@ -31,7 +31,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
- * The voucher hot path, shared by the ledger API and the provider gateway: parse, hash, recover
+ * The voucher hot path, shared by the ledger API and the provider gateway: hash, recover
  * the signer under the contract's rule (outside any per-channel lock), then let the Channel
  * aggregate decide. A voucher for a channel the listener has not recorded yet is judged against
  * the contract's own view of the channel instead of being refused.
@@ -67,20 +67,16 @@ public class VoucherAdmission {
         }
     }
 
-    /** Judges a voucher; throws {@link VoucherRejectedException} naming the reason when it is refused. */
-    public VoucherReceipt admit(String channelId, String amount, String nonce, String signature) {
-        return admit(channelId, amount, nonce, signature, null);
-    }
-
     /**
-     * Judges a voucher that pays for {@code request} at the provider gateway: the same rules as a
-     * plain voucher, plus the Channel aggregate's metering rules (see {@link MeteredRequest}).
+     * Judges a voucher, parsed at the HTTP edge; throws {@link VoucherRejectedException} naming
+     * the reason when it is refused. A voucher that pays for {@code request} at the provider
+     * gateway is judged by the Channel aggregate's metering rules too (see {@link MeteredRequest});
+     * {@code request} is null for a plain voucher.
      */
-    public VoucherReceipt admit(String channelId, String amount, String nonce, String signature,
-                                MeteredRequest request) {
+    public VoucherReceipt admit(SignedVoucher voucher, MeteredRequest request) {
         Timer.Sample sample = Timer.start();
         try {
-            VoucherReceipt receipt = judge(SignedVoucher.parse(channelId, amount, nonce, signature), request);
+            VoucherReceipt receipt = judge(voucher, request);
             (receipt.duplicate() ? duplicates : accepted).increment();
             return receipt;
         } catch (VoucherRejectedException rejection) {

@@ -1,6 +1,7 @@
 package io.chanledger.api.readmodels;
 
 import io.chanledger.projections.readmodel.ReadModels;
+import io.chanledger.projections.rebuild.RebuildSettings;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -17,6 +18,11 @@ import org.springframework.context.annotation.Configuration;
 class ReadModelConfiguration {
 
     private static final String GROUP = ReadModels.CHANNEL_PROCESSING_GROUP;
+
+    @Bean
+    RebuildSettings rebuildSettings(ReadModelProperties properties) {
+        return new RebuildSettings(properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite());
+    }
 
     @Bean
     ConfigurerModule channelReadModelProcessor(ReadModelProperties properties) {

@@ -2,6 +2,8 @@ package io.chanledger.api.readmodels;
 
 import io.chanledger.api.admin.AdminGuard;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.projections.rebuild.ReadModelReplay;
+import io.chanledger.projections.rebuild.ReplayStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;

@@ -3,7 +3,6 @@ package io.chanledger.api.channels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
@@ -18,6 +17,7 @@ import io.chanledger.domain.channel.RecordClaim;
 import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.ledger.ChannelHistory;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
@@ -18,6 +17,7 @@ import io.chanledger.domain.channel.RecordClaim;
 import io.chanledger.domain.channel.RecordClose;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -183,6 +183,8 @@ class ChannelQueryEndpointTest extends LedgerIntegrationTest {
         assertThat(read.path("claimable").asText()).isEqualTo(replay.claimable().toString());
         assertThat(read.path("refundable").asText()).isEqualTo(replay.remaining().toString());
         assertThat(read.path("netClaimable").asText()).isEqualTo("245000");
+        assertThat(read.path("chargedTotal").asText()).isEqualTo(replay.chargedTotal().toString());
+        assertThat(read.path("held").asText()).isEqualTo("0");
         assertThat(read.path("atRisk").asBoolean()).isTrue();
     }
 

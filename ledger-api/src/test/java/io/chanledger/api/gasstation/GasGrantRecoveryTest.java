@@ -25,6 +25,8 @@ import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.gasgrant.RecordGasGrantBroadcast;
 import io.chanledger.domain.gasgrant.ReserveGasGrant;
 import io.chanledger.domain.gasgrant.StartGasGrantSend;
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;

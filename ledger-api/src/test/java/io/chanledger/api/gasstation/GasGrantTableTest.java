@@ -2,6 +2,8 @@ package io.chanledger.api.gasstation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -13,6 +13,8 @@ import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -15,6 +15,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.projections.gasgrant.GasGrantRow;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

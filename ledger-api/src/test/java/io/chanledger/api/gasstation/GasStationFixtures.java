@@ -6,6 +6,7 @@ import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
+import io.chanledger.projections.gasgrant.GasGrantTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;

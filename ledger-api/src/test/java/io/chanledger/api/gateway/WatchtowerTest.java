@@ -19,6 +19,7 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.OpenChannel;
+import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -128,8 +129,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
         long chainNow = devnet().latestBlockTimestamp().longValueExact();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), other.address(), DEPOSIT, chainNow + 86_400,
                 Channels.nextChainRef()));
-        admission.admit(channelId, "500000", "1", Channels.sign(consumer, channelId, BigInteger.valueOf(500_000),
-                BigInteger.ONE));
+        admission.admit(SignedVoucher.parse(channelId, "500000", "1", Channels.sign(consumer, channelId,
+                BigInteger.valueOf(500_000), BigInteger.ONE)), null);
         awaitReadModel(channelId);
 
         Await.until(CLAIM_WAIT, "the claim to be given up", () -> {
@@ -160,7 +161,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger amount = BigInteger.valueOf(750_000);
         byte[] signature = devnet.signVoucher(agent.wallet, agent.channelId, amount, BigInteger.ONE);
-        admission.admit(agent.channelId, amount.toString(), "1", Hex.encode(signature));
+        admission.admit(SignedVoucher.parse(agent.channelId, amount.toString(), "1", Hex.encode(signature)), null);
         awaitReadModel(agent.channelId);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (SwitchableRpcProxy proxy = new SwitchableRpcProxy(devnet.rpcUrl(), Set.of("eth_getBlockByNumber"))) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.LedgerApplication;
-import io.chanledger.api.readmodels.ReadModelProgress;
 import io.chanledger.api.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -12,6 +11,7 @@ import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.domain.eip712.DigestSigner;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;

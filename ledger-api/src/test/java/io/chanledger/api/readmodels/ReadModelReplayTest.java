@@ -11,6 +11,7 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.projections.provideraccount.ProviderAccount;
 import io.chanledger.projections.provideraccount.ProviderAccountRepository;
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;

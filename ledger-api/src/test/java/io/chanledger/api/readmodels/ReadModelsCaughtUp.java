@@ -1,5 +1,6 @@
 package io.chanledger.api.readmodels;
 
+import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.time.Duration;
 import java.util.OptionalLong;
 

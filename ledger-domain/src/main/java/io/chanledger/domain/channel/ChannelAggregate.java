@@ -166,7 +166,7 @@ class ChannelAggregate {
         if (amount.compareTo(required) < 0) {
             throw new VoucherRejectedException(VoucherRejection.INSUFFICIENT_FUNDS, "amount " + amount
                     + " does not cover the charged " + chargedTotal + ", the running requests' " + held
-                    + " and this request's " + hold, required, hold, chargedTotal);
+                    + " and this request's " + hold, required, hold, chargedTotal, amount.subtract(chargedTotal));
         }
         BigInteger increment = amount.subtract(highestAmount);
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,

@@ -13,5 +13,5 @@ public record ChannelClaimed(
         BigInteger payout,
         BigInteger fee,
         BigInteger totalClaimed,
-        ChainRef chainRef) {
+        ChainRef chainRef) implements ChannelEvent {
 }

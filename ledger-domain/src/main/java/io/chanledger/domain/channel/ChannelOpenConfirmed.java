@@ -10,5 +10,5 @@ public record ChannelOpenConfirmed(
         String provider,
         BigInteger deposit,
         long expiry,
-        ChainRef chainRef) {
+        ChainRef chainRef) implements ChannelEvent {
 }

@@ -16,5 +16,5 @@ public record ChannelOpened(
         long expiry,
         ChainRef chainRef,
         boolean provisional,
-        BigInteger claimedAtOpen) {
+        BigInteger claimedAtOpen) implements ChannelEvent {
 }

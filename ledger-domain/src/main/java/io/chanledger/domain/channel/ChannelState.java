@@ -1,11 +1,15 @@
 package io.chanledger.domain.channel;
 
 import java.math.BigInteger;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * A channel's state folded from its events, in order. Used to answer reads straight from the
- * event store and to check that any other view of a channel equals a sequential replay.
- * {@code chargedTotal} is what the provider gateway charged for the requests it served.
+ * A channel's state folded from its events, in order: the one fold of {@link ChannelEvent}s that
+ * the read model, reads straight from the event store and the auditor share. {@code chargedTotal}
+ * is what the provider gateway charged for the requests it served, {@code holds} what its running
+ * requests reserve, by voucher nonce (a hold that has lapsed by the time of a later voucher is
+ * dropped: it no longer reserves anything).
  */
 public record ChannelState(
         String channelId,
@@ -24,50 +28,64 @@ public record ChannelState(
         BigInteger refund,
         CloseKind closeKind,
         BigInteger authorizedCloseAmount,
-        BigInteger chargedTotal) {
+        BigInteger chargedTotal,
+        Map<BigInteger, Hold> holds) {
 
-    /** Replays events of one channel, oldest first. Unknown event types are passed over. */
+    /** What a running request reserves, until it is settled or {@code until} (epoch seconds) passes. */
+    public record Hold(BigInteger amount, long until) {
+    }
+
+    public ChannelState {
+        holds = Map.copyOf(holds);
+    }
+
+    /** Replays events of one channel, oldest first. Events that are not channel events are passed over. */
     public static ChannelState replay(Iterable<?> events) {
         ChannelState state = null;
         for (Object event : events) {
-            state = state == null ? opening(event) : state.apply(event);
+            if (event instanceof ChannelEvent channelEvent) {
+                state = state == null ? opening(channelEvent) : state.apply(channelEvent);
+            }
         }
         return state;
     }
 
-    private static ChannelState opening(Object event) {
+    /** The state a channel's first event gives it. */
+    public static ChannelState opening(ChannelEvent event) {
         if (!(event instanceof ChannelOpened opened)) {
             throw new IllegalArgumentException("a channel's history starts with ChannelOpened, not " + event);
         }
         return new ChannelState(opened.channelId(), opened.consumer(), opened.provider(), opened.deposit(),
                 opened.expiry(), ChannelStatus.OPEN, opened.provisional(), BigInteger.ZERO, null, null, 0,
-                BigInteger.ZERO, BigInteger.ZERO, null, null, null, BigInteger.ZERO);
+                BigInteger.ZERO, BigInteger.ZERO, null, null, null, BigInteger.ZERO, Map.of());
     }
 
-    public ChannelState apply(Object event) {
+    /** The state after {@code event}, any event of the channel after its opening. */
+    public ChannelState apply(ChannelEvent event) {
         return switch (event) {
+            case ChannelOpened e -> this;
             case ChannelOpenConfirmed e -> new ChannelState(channelId, e.consumer(), e.provider(), e.deposit(),
                     e.expiry(), status, false, highestAmount, highestNonce, highestSignature, voucherCount, claimed,
-                    feesPaid, refund, closeKind, authorizedCloseAmount, chargedTotal);
+                    feesPaid, refund, closeKind, authorizedCloseAmount, chargedTotal, holds);
             case VoucherAccepted e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, e.amount(), e.nonce(), e.signature(), voucherCount + 1, claimed, feesPaid, refund,
-                    closeKind, authorizedCloseAmount, chargedTotal);
+                    closeKind, authorizedCloseAmount, chargedTotal, held(e));
+            case HoldRaised e -> withHolds(raised(e));
+            case RequestSettled e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
+                    provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
+                    refund, closeKind, authorizedCloseAmount, e.chargedTotal(), without(e.nonce()));
             case ChannelClaimed e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, highestAmount, highestNonce, highestSignature, voucherCount, e.totalClaimed(),
-                    feesPaid.add(e.fee()), refund, closeKind, authorizedCloseAmount, chargedTotal);
+                    feesPaid.add(e.fee()), refund, closeKind, authorizedCloseAmount, chargedTotal, holds);
             case ChannelExpired e -> withStatus(ChannelStatus.EXPIRED, refund, closeKind);
             case ChannelClosed e -> withStatus(ChannelStatus.CLOSED, e.refund(), e.kind());
             case CloseAuthorized e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
-                    refund, closeKind, e.finalAmount(), chargedTotal);
-            case RequestSettled e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
-                    provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
-                    refund, closeKind, authorizedCloseAmount, e.chargedTotal());
-            default -> this;
+                    refund, closeKind, e.finalAmount(), chargedTotal, holds);
         };
     }
 
-    /** What the provider could still claim with the highest accepted voucher. */
+    /** What the provider could still claim with the highest accepted voucher; nothing once closed. */
     public BigInteger claimable() {
         return status == ChannelStatus.CLOSED ? BigInteger.ZERO : highestAmount.subtract(claimed).max(BigInteger.ZERO);
     }
@@ -82,9 +100,68 @@ public record ChannelState(
         return deposit.subtract(highestAmount.max(claimed));
     }
 
+    /** {@link #remaining()}, and nothing once closed. */
+    public BigInteger refundable() {
+        return status == ChannelStatus.CLOSED ? BigInteger.ZERO : remaining();
+    }
+
+    /** What running requests hold at {@code nowEpochSeconds}: the holds not settled and not lapsed. */
+    public BigInteger heldAt(long nowEpochSeconds) {
+        BigInteger held = BigInteger.ZERO;
+        for (Hold hold : holds.values()) {
+            if (hold.until() > nowEpochSeconds) {
+                held = held.add(hold.amount());
+            }
+        }
+        return held;
+    }
+
+    /**
+     * Money the provider may lose: something is claimable and the consumer may close (expiry
+     * passed) or will be able to within {@code windowSeconds} of {@code nowEpochSeconds}.
+     */
+    public boolean atRisk(long nowEpochSeconds, long windowSeconds) {
+        return claimable().signum() > 0 && expiry <= nowEpochSeconds + windowSeconds;
+    }
+
+    /** The holds once voucher {@code e} is accepted: its own added, those lapsed by then dropped. */
+    private Map<BigInteger, Hold> held(VoucherAccepted e) {
+        if (holds.isEmpty() && !e.metered()) {
+            return holds;
+        }
+        Map<BigInteger, Hold> next = new LinkedHashMap<>();
+        holds.forEach((nonce, hold) -> {
+            if (hold.until() > e.acceptedAt()) {
+                next.put(nonce, hold);
+            }
+        });
+        if (e.metered()) {
+            next.put(e.nonce(), new Hold(e.hold(), e.holdUntil() == null ? 0 : e.holdUntil()));
+        }
+        return next;
+    }
+
+    private Map<BigInteger, Hold> raised(HoldRaised e) {
+        Map<BigInteger, Hold> next = new LinkedHashMap<>(holds);
+        next.computeIfPresent(e.nonce(), (nonce, hold) -> new Hold(e.hold(), hold.until()));
+        return next;
+    }
+
+    private Map<BigInteger, Hold> without(BigInteger nonce) {
+        Map<BigInteger, Hold> next = new LinkedHashMap<>(holds);
+        next.remove(nonce);
+        return next;
+    }
+
+    private ChannelState withHolds(Map<BigInteger, Hold> newHolds) {
+        return new ChannelState(channelId, consumer, provider, deposit, expiry, status, provisional, highestAmount,
+                highestNonce, highestSignature, voucherCount, claimed, feesPaid, refund, closeKind,
+                authorizedCloseAmount, chargedTotal, newHolds);
+    }
+
     private ChannelState withStatus(ChannelStatus newStatus, BigInteger newRefund, CloseKind newKind) {
         return new ChannelState(channelId, consumer, provider, deposit, expiry, newStatus, provisional, highestAmount,
                 highestNonce, highestSignature, voucherCount, claimed, feesPaid, newRefund, newKind,
-                authorizedCloseAmount, chargedTotal);
+                authorizedCloseAmount, chargedTotal, holds);
     }
 }

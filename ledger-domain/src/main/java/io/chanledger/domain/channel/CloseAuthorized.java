@@ -8,7 +8,7 @@ import java.math.BigInteger;
  * goes on paying for requests (see the Channel aggregate's close rules). Events recorded before
  * the distinction existed carry null and count as the consumer's.
  */
-public record CloseAuthorized(String channelId, BigInteger finalAmount, String providerSignature, Boolean byConsumer) {
+public record CloseAuthorized(String channelId, BigInteger finalAmount, String providerSignature, Boolean byConsumer) implements ChannelEvent {
 
     public CloseAuthorized(String channelId, BigInteger finalAmount, String providerSignature) {
         this(channelId, finalAmount, providerSignature, true);

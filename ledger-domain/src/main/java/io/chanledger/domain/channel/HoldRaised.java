@@ -10,5 +10,5 @@ public record HoldRaised(
         String channelId,
         BigInteger nonce,
         BigInteger hold,
-        long raisedAt) {
+        long raisedAt) implements ChannelEvent {
 }

@@ -13,5 +13,5 @@ public record RequestSettled(
         BigInteger cost,
         BigInteger charged,
         BigInteger chargedTotal,
-        long settledAt) {
+        long settledAt) implements ChannelEvent {
 }

@@ -22,7 +22,7 @@ public record VoucherAccepted(
         long acceptedAt,
         BigInteger hold,
         Long holdUntil,
-        BigInteger chargedTotal) {
+        BigInteger chargedTotal) implements ChannelEvent {
 
     public VoucherAccepted(String channelId, BigInteger amount, BigInteger nonce, String signature,
                            BigInteger increment, long acceptedAt) {

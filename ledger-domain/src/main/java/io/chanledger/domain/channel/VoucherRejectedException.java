@@ -15,6 +15,7 @@ public class VoucherRejectedException extends RuntimeException {
     private final BigInteger required;
     private final BigInteger hold;
     private final BigInteger charged;
+    private final BigInteger provided;
 
     public VoucherRejectedException(VoucherRejection reason, String detail) {
         this(reason, detail, null);
@@ -26,11 +27,17 @@ public class VoucherRejectedException extends RuntimeException {
 
     public VoucherRejectedException(VoucherRejection reason, String detail, BigInteger required, BigInteger hold,
                                     BigInteger charged) {
+        this(reason, detail, required, hold, charged, null);
+    }
+
+    public VoucherRejectedException(VoucherRejection reason, String detail, BigInteger required, BigInteger hold,
+                                    BigInteger charged, BigInteger provided) {
         super(detail, null, false, false);
         this.reason = reason;
         this.required = required;
         this.hold = hold;
         this.charged = charged;
+        this.provided = provided;
     }
 
     public VoucherRejection reason() {
@@ -49,5 +56,14 @@ public class VoucherRejectedException extends RuntimeException {
     /** What the channel had been charged when the metered voucher was refused; null otherwise. */
     public BigInteger charged() {
         return charged;
+    }
+
+    /**
+     * What the refused metered voucher offered beyond what the channel had been charged (its
+     * amount less {@link #charged()}); null otherwise. The rejection carries it, so that whoever
+     * answers the refusal needs nothing of the request.
+     */
+    public BigInteger provided() {
+        return provided;
     }
 }

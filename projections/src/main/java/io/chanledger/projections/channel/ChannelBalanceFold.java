@@ -1,5 +1,6 @@
 package io.chanledger.projections.channel;
 
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.readmodel.RowBatch;
 import io.chanledger.projections.readmodel.RowChanges;
 import io.chanledger.projections.readmodel.RowFinder;
@@ -31,7 +32,7 @@ import java.util.function.UnaryOperator;
 public final class ChannelBalanceFold implements RowChanges<ChannelBalance> {
 
     /** A channel event to fold: its channel, its sequence number in the channel, when, and the payload. */
-    public record Event(String channelId, long sequence, Instant at, Object payload) {
+    public record Event(String channelId, long sequence, Instant at, ChannelEvent payload) {
     }
 
     /**

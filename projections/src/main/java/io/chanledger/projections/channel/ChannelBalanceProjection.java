@@ -1,12 +1,7 @@
 package io.chanledger.projections.channel;
 
-import io.chanledger.domain.channel.ChannelClaimed;
-import io.chanledger.domain.channel.ChannelClosed;
-import io.chanledger.domain.channel.ChannelExpired;
-import io.chanledger.domain.channel.ChannelOpenConfirmed;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelOpened;
-import io.chanledger.domain.channel.CloseAuthorized;
-import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.projections.readmodel.BatchingProjection;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.readmodel.RowBatch;
@@ -41,49 +36,19 @@ public class ChannelBalanceProjection extends BatchingProjection<RowBatch<Channe
     }
 
     @EventHandler
-    public void on(ChannelOpened event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(ChannelOpenConfirmed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(VoucherAccepted event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(ChannelClaimed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(ChannelExpired event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(ChannelClosed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        inBatch(batch -> apply(batch, event, sequence, at));
-    }
-
-    @EventHandler
-    public void on(CloseAuthorized event, @SequenceNumber long sequence, @Timestamp Instant at) {
+    public void on(ChannelEvent event, @SequenceNumber long sequence, @Timestamp Instant at) {
         inBatch(batch -> apply(batch, event, sequence, at));
     }
 
     /**
      * Applies one event of a channel to {@code batch}: the first creates the row, the others
-     * change it; an event applied before (by sequence number) or of another kind changes nothing.
+     * change it; an event applied before (by sequence number) changes nothing.
      */
-    public void apply(RowChanges<ChannelBalance> batch, Object event, long sequence, Instant at) {
-        if (event instanceof ChannelOpened opened) {
-            batch.create(opened.channelId(), () -> ChannelBalance.opened(opened, sequence, at));
-        } else if (ChannelEvents.channelId(event) instanceof String channelId) {
-            batch.update(channelId, sequence, row -> row.apply(event, sequence, at));
+    public void apply(RowChanges<ChannelBalance> batch, ChannelEvent event, long sequence, Instant at) {
+        if (event instanceof ChannelOpened) {
+            batch.create(event.channelId(), () -> ChannelBalance.opened(event, sequence, at));
+        } else {
+            batch.update(event.channelId(), sequence, row -> row.apply(event, sequence, at));
         }
     }
 

@@ -5,6 +5,7 @@ import static io.chanledger.projections.readmodel.Sql.setInstant;
 import static io.chanledger.projections.readmodel.Sql.setUint;
 import static io.chanledger.projections.readmodel.Sql.uint;
 
+import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.projections.readmodel.CopyRows;
@@ -12,9 +13,11 @@ import io.chanledger.projections.readmodel.MultiRow;
 import io.chanledger.projections.readmodel.RowStore;
 import io.chanledger.projections.readmodel.Sql;
 import io.chanledger.projections.readmodel.TableChecksum;
+import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -23,6 +26,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -32,21 +38,49 @@ import org.springframework.stereotype.Component;
 @Component
 public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
 
-    private static final String UINT = "NUMERIC(78, 0)";
+    /**
+     * How one column is typed, bound, copied and spelled in the checksum: the one place a value of
+     * each type is written, so that a new field of {@link ChannelState} is one line of {@link #COLUMNS_OF}.
+     */
+    private enum Type {
+        TEXT("VARCHAR"), UINT("NUMERIC(78, 0)"), LONG("BIGINT"), BOOLEAN("BOOLEAN"),
+        TIMESTAMP("TIMESTAMP WITH TIME ZONE");
 
-    private static final List<MultiRow.Column> TYPED_COLUMNS = List.of(
-            new MultiRow.Column("channel_id", "VARCHAR(66)"), new MultiRow.Column("consumer", "VARCHAR(42)"),
-            new MultiRow.Column("provider", "VARCHAR(42)"), new MultiRow.Column("deposit", UINT),
-            new MultiRow.Column("expiry", "BIGINT"), new MultiRow.Column("status", "VARCHAR(8)"),
-            new MultiRow.Column("provisional", "BOOLEAN"), new MultiRow.Column("highest_amount", UINT),
-            new MultiRow.Column("highest_nonce", UINT), new MultiRow.Column("highest_signature", "VARCHAR(200)"),
-            new MultiRow.Column("voucher_count", "BIGINT"), new MultiRow.Column("claimed", UINT),
-            new MultiRow.Column("claimable", UINT), new MultiRow.Column("fees_paid", UINT),
-            new MultiRow.Column("refund", UINT), new MultiRow.Column("close_kind", "VARCHAR(16)"),
-            new MultiRow.Column("authorized_close_amount", UINT),
-            new MultiRow.Column("last_activity", "TIMESTAMP WITH TIME ZONE"),
-            new MultiRow.Column("last_sequence", "BIGINT"));
-    private static final List<String> COLUMN_NAMES = TYPED_COLUMNS.stream().map(MultiRow.Column::name).toList();
+        private final String sql;
+
+        Type(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    private record Column(String name, Type type, Function<ChannelBalance, Object> value) {
+    }
+
+    private static final List<Column> COLUMNS_OF = List.of(
+            new Column("channel_id", Type.TEXT, ChannelBalance::channelId),
+            new Column("consumer", Type.TEXT, b -> b.state().consumer()),
+            new Column("provider", Type.TEXT, b -> b.state().provider()),
+            new Column("deposit", Type.UINT, b -> b.state().deposit()),
+            new Column("expiry", Type.LONG, b -> b.state().expiry()),
+            new Column("status", Type.TEXT, b -> b.state().status().code()),
+            new Column("provisional", Type.BOOLEAN, b -> b.state().provisional()),
+            new Column("highest_amount", Type.UINT, b -> b.state().highestAmount()),
+            new Column("highest_nonce", Type.UINT, b -> b.state().highestNonce()),
+            new Column("highest_signature", Type.TEXT, b -> b.state().highestSignature()),
+            new Column("voucher_count", Type.LONG, b -> b.state().voucherCount()),
+            new Column("claimed", Type.UINT, b -> b.state().claimed()),
+            new Column("claimable", Type.UINT, b -> b.state().claimable()),
+            new Column("fees_paid", Type.UINT, b -> b.state().feesPaid()),
+            new Column("refund", Type.UINT, b -> b.state().refund()),
+            new Column("close_kind", Type.TEXT, b -> b.state().closeKind() == null ? null : b.state().closeKind().name()),
+            new Column("authorized_close_amount", Type.UINT, b -> b.state().authorizedCloseAmount()),
+            new Column("charged_total", Type.UINT, b -> b.state().chargedTotal()),
+            new Column("holds", Type.TEXT, b -> holdsText(b.state().holds())),
+            new Column("last_activity", Type.TIMESTAMP, ChannelBalance::lastActivity),
+            new Column("last_sequence", Type.LONG, ChannelBalance::lastSequence));
+    private static final List<MultiRow.Column> TYPED_COLUMNS = COLUMNS_OF.stream()
+            .map(c -> new MultiRow.Column(c.name(), c.type().sql)).toList();
+    private static final List<String> COLUMN_NAMES = COLUMNS_OF.stream().map(Column::name).toList();
     private static final String COLUMNS = String.join(", ", COLUMN_NAMES);
     private static final String AT_RISK = "status <> 'closed' AND claimable > 0 AND expiry <= ?";
     private static final RowMapper<ChannelBalance> ROW = (rows, n) -> map(rows);
@@ -165,55 +199,72 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     }
 
     static String canonical(ChannelBalance b) {
-        return TableChecksum.line(b.channelId(), b.consumer(), b.provider(), b.deposit(), b.expiry(), b.status().code(),
-                b.provisional(), b.highestAmount(), b.highestNonce(), b.highestSignature(), b.voucherCount(),
-                b.claimed(), b.claimable(), b.feesPaid(), b.refund(), b.closeKind(), b.authorizedCloseAmount(),
-                b.lastActivity(), b.lastSequence());
+        return TableChecksum.line(COLUMNS_OF.stream().map(c -> c.value().apply(b)).toArray());
     }
 
-    /** Every row's columns in {@link #TYPED_COLUMNS} order, one row after the other. */
+    /** Every row's columns in {@link #COLUMNS_OF} order, one row after the other. */
     private static void bind(PreparedStatement s, List<ChannelBalance> rows) throws SQLException {
         int i = 1;
         for (ChannelBalance row : rows) {
-            s.setString(i++, row.channelId());
-            s.setString(i++, row.consumer());
-            s.setString(i++, row.provider());
-            setUint(s, i++, row.deposit());
-            s.setLong(i++, row.expiry());
-            s.setString(i++, row.status().code());
-            s.setBoolean(i++, row.provisional());
-            setUint(s, i++, row.highestAmount());
-            setUint(s, i++, row.highestNonce());
-            s.setString(i++, row.highestSignature());
-            s.setLong(i++, row.voucherCount());
-            setUint(s, i++, row.claimed());
-            setUint(s, i++, row.claimable());
-            setUint(s, i++, row.feesPaid());
-            setUint(s, i++, row.refund());
-            s.setString(i++, row.closeKind() == null ? null : row.closeKind().name());
-            setUint(s, i++, row.authorizedCloseAmount());
-            setInstant(s, i++, row.lastActivity());
-            s.setLong(i++, row.lastSequence());
+            for (Column column : COLUMNS_OF) {
+                Object value = column.value().apply(row);
+                switch (column.type()) {
+                    case TEXT -> s.setString(i, (String) value);
+                    case UINT -> setUint(s, i, (BigInteger) value);
+                    case LONG -> s.setLong(i, (Long) value);
+                    case BOOLEAN -> s.setBoolean(i, (Boolean) value);
+                    case TIMESTAMP -> setInstant(s, i, (Instant) value);
+                }
+                i++;
+            }
         }
     }
 
-    /** A row's columns in {@link #TYPED_COLUMNS} order, as a line of COPY text. */
+    /** A row's columns in {@link #COLUMNS_OF} order, as a line of COPY text. */
     private static void copy(ChannelBalance row, CopyRows.Line line) {
-        line.text(row.channelId()).text(row.consumer()).text(row.provider()).number(row.deposit())
-                .number(row.expiry()).text(row.status().code()).bool(row.provisional()).number(row.highestAmount())
-                .number(row.highestNonce()).text(row.highestSignature()).number(row.voucherCount())
-                .number(row.claimed()).number(row.claimable()).number(row.feesPaid()).number(row.refund())
-                .text(row.closeKind() == null ? null : row.closeKind().name()).number(row.authorizedCloseAmount())
-                .timestamp(row.lastActivity()).number(row.lastSequence());
+        for (Column column : COLUMNS_OF) {
+            Object value = column.value().apply(row);
+            switch (column.type()) {
+                case TEXT -> line.text((String) value);
+                case UINT -> line.number((BigInteger) value);
+                case LONG -> line.number((Long) value);
+                case BOOLEAN -> line.bool((Boolean) value);
+                case TIMESTAMP -> line.timestamp((Instant) value);
+            }
+        }
     }
 
     private static ChannelBalance map(ResultSet r) throws SQLException {
         String closeKind = r.getString("close_kind");
-        return new ChannelBalance(r.getString("channel_id"), r.getString("consumer"), r.getString("provider"),
-                uint(r, "deposit"), r.getLong("expiry"), ChannelStatus.valueOf(r.getString("status").toUpperCase(Locale.ROOT)),
-                r.getBoolean("provisional"), uint(r, "highest_amount"), uint(r, "highest_nonce"),
-                r.getString("highest_signature"), r.getLong("voucher_count"), uint(r, "claimed"), uint(r, "fees_paid"),
-                uint(r, "refund"), closeKind == null ? null : CloseKind.valueOf(closeKind),
-                uint(r, "authorized_close_amount"), instant(r, "last_activity"), r.getLong("last_sequence"));
+        ChannelState state = new ChannelState(r.getString("channel_id"), r.getString("consumer"),
+                r.getString("provider"), uint(r, "deposit"), r.getLong("expiry"),
+                ChannelStatus.valueOf(r.getString("status").toUpperCase(Locale.ROOT)), r.getBoolean("provisional"),
+                uint(r, "highest_amount"), uint(r, "highest_nonce"), r.getString("highest_signature"),
+                r.getLong("voucher_count"), uint(r, "claimed"), uint(r, "fees_paid"), uint(r, "refund"),
+                closeKind == null ? null : CloseKind.valueOf(closeKind), uint(r, "authorized_close_amount"),
+                uint(r, "charged_total"), holds(r.getString("holds")));
+        return new ChannelBalance(state, instant(r, "last_activity"), r.getLong("last_sequence"));
+    }
+
+    /** Running requests' holds as "nonce:amount:until" entries separated by ';', in nonce order. */
+    static String holdsText(Map<BigInteger, ChannelState.Hold> holds) {
+        if (holds.isEmpty()) {
+            return "";
+        }
+        StringJoiner text = new StringJoiner(";");
+        new TreeMap<>(holds).forEach((nonce, hold) -> text.add(nonce + ":" + hold.amount() + ":" + hold.until()));
+        return text.toString();
+    }
+
+    static Map<BigInteger, ChannelState.Hold> holds(String text) {
+        if (text == null || text.isEmpty()) {
+            return Map.of();
+        }
+        Map<BigInteger, ChannelState.Hold> holds = new HashMap<>();
+        for (String entry : text.split(";")) {
+            String[] parts = entry.split(":");
+            holds.put(new BigInteger(parts[0]), new ChannelState.Hold(new BigInteger(parts[1]), Long.parseLong(parts[2])));
+        }
+        return holds;
     }
 }

@@ -35,10 +35,10 @@ public class ProviderAccounts implements ChannelBalanceListener {
             ChannelBalance before = change.before();
             ChannelBalance after = change.after();
             if (before != null) {
-                deltas.merge(before.provider(), Totals.ZERO.minus(Totals.of(before)), Totals::plus);
+                deltas.merge(before.state().provider(), Totals.ZERO.minus(Totals.of(before)), Totals::plus);
             }
-            deltas.merge(after.provider(), Totals.of(after), Totals::plus);
-            lastActivity.merge(after.provider(), after.lastActivity(), ProviderAccounts::later);
+            deltas.merge(after.state().provider(), Totals.of(after), Totals::plus);
+            lastActivity.merge(after.state().provider(), after.lastActivity(), ProviderAccounts::later);
         }
         if (!deltas.isEmpty()) {
             repository.addToAccounts(deltas, lastActivity);

@@ -1,5 +1,6 @@
 package io.chanledger.projections.provideraccount;
 
+import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.projections.channel.ChannelBalance;
 import java.math.BigInteger;
@@ -11,9 +12,10 @@ record Totals(long channels, long openChannels, long expiredChannels, BigInteger
     static final Totals ZERO = new Totals(0, 0, 0, BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO);
 
     static Totals of(ChannelBalance balance) {
-        return new Totals(1, balance.status() == ChannelStatus.OPEN ? 1 : 0,
-                balance.status() == ChannelStatus.EXPIRED ? 1 : 0, balance.claimable(), balance.claimed(),
-                balance.feesPaid());
+        ChannelState channel = balance.state();
+        return new Totals(1, channel.status() == ChannelStatus.OPEN ? 1 : 0,
+                channel.status() == ChannelStatus.EXPIRED ? 1 : 0, channel.claimable(), channel.claimed(),
+                channel.feesPaid());
     }
 
     Totals plus(Totals other) {

@@ -4,6 +4,7 @@ import static io.chanledger.projections.channel.ChannelHistories.channelId;
 import static io.chanledger.projections.channel.ChannelHistories.signature;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.projections.provideraccount.ProviderAccountRepository;
 import io.chanledger.projections.provideraccount.ProviderAccounts;
@@ -132,7 +133,7 @@ class ChannelBalanceFoldTest {
             for (EventMessage<?> message : events.subList(from, Math.min(events.size(), from + eventsPerHandoff))) {
                 DomainEventMessage<?> event = (DomainEventMessage<?>) message;
                 handoff.add(new ChannelBalanceFold.Event(event.getAggregateIdentifier(), event.getSequenceNumber(),
-                        event.getTimestamp(), event.getPayload()));
+                        event.getTimestamp(), (ChannelEvent) event.getPayload()));
             }
             fold[0].apply(handoff);
         }

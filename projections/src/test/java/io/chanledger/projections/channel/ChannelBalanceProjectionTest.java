@@ -12,15 +12,15 @@ import static io.chanledger.projections.channel.ChannelHistories.opened;
 import static io.chanledger.projections.channel.ChannelHistories.voucher;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.domain.channel.ChannelClaimed;
-import io.chanledger.domain.channel.ChannelClosed;
-import io.chanledger.domain.channel.ChannelExpired;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.channel.HoldRaised;
+import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.projections.readmodel.ReadModelDatabase;
@@ -62,14 +62,14 @@ class ChannelBalanceProjectionTest {
         projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
 
         ChannelBalance row = row();
-        assertThat(row.consumer()).isEqualTo(CONSUMER);
-        assertThat(row.provider()).isEqualTo(PROVIDER);
-        assertThat(row.deposit()).isEqualTo(DEPOSIT);
-        assertThat(row.expiry()).isEqualTo(EXPIRY);
-        assertThat(row.status()).isEqualTo(ChannelStatus.OPEN);
-        assertThat(row.claimable()).isZero();
-        assertThat(row.refundable()).isEqualTo(DEPOSIT);
-        assertThat(row.highestNonce()).isNull();
+        assertThat(row.state().consumer()).isEqualTo(CONSUMER);
+        assertThat(row.state().provider()).isEqualTo(PROVIDER);
+        assertThat(row.state().deposit()).isEqualTo(DEPOSIT);
+        assertThat(row.state().expiry()).isEqualTo(EXPIRY);
+        assertThat(row.state().status()).isEqualTo(ChannelStatus.OPEN);
+        assertThat(row.state().claimable()).isZero();
+        assertThat(row.state().refundable()).isEqualTo(DEPOSIT);
+        assertThat(row.state().highestNonce()).isNull();
         assertThat(row.lastActivity()).isEqualTo(T0);
     }
 
@@ -81,13 +81,13 @@ class ChannelBalanceProjectionTest {
         projection.on(second, 2, T0.plusSeconds(2));
 
         ChannelBalance row = row();
-        assertThat(row.highestAmount()).isEqualTo(BigInteger.valueOf(1_000));
-        assertThat(row.highestNonce()).isEqualTo(BigInteger.TWO);
-        assertThat(row.highestSignature()).isEqualTo(second.signature());
-        assertThat(row.voucherCount()).isEqualTo(2);
-        assertThat(row.claimable()).isEqualTo(BigInteger.valueOf(1_000));
+        assertThat(row.state().highestAmount()).isEqualTo(BigInteger.valueOf(1_000));
+        assertThat(row.state().highestNonce()).isEqualTo(BigInteger.TWO);
+        assertThat(row.state().highestSignature()).isEqualTo(second.signature());
+        assertThat(row.state().voucherCount()).isEqualTo(2);
+        assertThat(row.state().claimable()).isEqualTo(BigInteger.valueOf(1_000));
         assertThat(row.netClaimable(FEE_200_BPS)).isEqualTo(BigInteger.valueOf(980));
-        assertThat(row.refundable()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(1_000)));
+        assertThat(row.state().refundable()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(1_000)));
         assertThat(row.lastActivity()).isEqualTo(T0.plusSeconds(2));
     }
 
@@ -98,9 +98,9 @@ class ChannelBalanceProjectionTest {
         projection.on(claim(CHANNEL, PROVIDER, 700, 700), 2, T0);
 
         ChannelBalance row = row();
-        assertThat(row.claimed()).isEqualTo(BigInteger.valueOf(700));
-        assertThat(row.feesPaid()).isEqualTo(BigInteger.valueOf(14));
-        assertThat(row.claimable()).isEqualTo(BigInteger.valueOf(300));
+        assertThat(row.state().claimed()).isEqualTo(BigInteger.valueOf(700));
+        assertThat(row.state().feesPaid()).isEqualTo(BigInteger.valueOf(14));
+        assertThat(row.state().claimable()).isEqualTo(BigInteger.valueOf(300));
         assertThat(row.netClaimable(FEE_200_BPS)).isEqualTo(BigInteger.valueOf(294));
     }
 
@@ -110,8 +110,8 @@ class ChannelBalanceProjectionTest {
         projection.on(voucher(CHANNEL, 1_000, 1, 0), 1, T0);
         projection.on(expired(CHANNEL, EXPIRY), 2, T0);
 
-        assertThat(row().status()).isEqualTo(ChannelStatus.EXPIRED);
-        assertThat(row().claimable()).isEqualTo(BigInteger.valueOf(1_000));
+        assertThat(row().state().status()).isEqualTo(ChannelStatus.EXPIRED);
+        assertThat(row().state().claimable()).isEqualTo(BigInteger.valueOf(1_000));
     }
 
     @Test
@@ -123,12 +123,12 @@ class ChannelBalanceProjectionTest {
         projection.on(closed(CHANNEL, DEPOSIT.longValue() - 600), 4, T0);
 
         ChannelBalance row = row();
-        assertThat(row.status()).isEqualTo(ChannelStatus.CLOSED);
-        assertThat(row.claimable()).isZero();
-        assertThat(row.refundable()).isZero();
-        assertThat(row.refund()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(600)));
-        assertThat(row.closeKind()).isEqualTo(CloseKind.AFTER_EXPIRY);
-        assertThat(row.atRisk(EXPIRY + 10, 3_600)).isFalse();
+        assertThat(row.state().status()).isEqualTo(ChannelStatus.CLOSED);
+        assertThat(row.state().claimable()).isZero();
+        assertThat(row.state().refundable()).isZero();
+        assertThat(row.state().refund()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(600)));
+        assertThat(row.state().closeKind()).isEqualTo(CloseKind.AFTER_EXPIRY);
+        assertThat(row.state().atRisk(EXPIRY + 10, 3_600)).isFalse();
     }
 
     @Test
@@ -138,10 +138,10 @@ class ChannelBalanceProjectionTest {
         projection.on(new ChannelOpenConfirmed(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, EXPIRY, ChannelHistories.ref(3)),
                 1, T0);
 
-        assertThat(row().provisional()).isFalse();
-        assertThat(row().provider()).isEqualTo(PROVIDER);
-        assertThat(row().deposit()).isEqualTo(DEPOSIT);
-        assertThat(row().expiry()).isEqualTo(EXPIRY);
+        assertThat(row().state().provisional()).isFalse();
+        assertThat(row().state().provider()).isEqualTo(PROVIDER);
+        assertThat(row().state().deposit()).isEqualTo(DEPOSIT);
+        assertThat(row().state().expiry()).isEqualTo(EXPIRY);
     }
 
     @Test
@@ -149,7 +149,44 @@ class ChannelBalanceProjectionTest {
         projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
         projection.on(new CloseAuthorized(CHANNEL, BigInteger.valueOf(55), "0x01"), 1, T0);
 
-        assertThat(row().authorizedCloseAmount()).isEqualTo(BigInteger.valueOf(55));
+        assertThat(row().state().authorizedCloseAmount()).isEqualTo(BigInteger.valueOf(55));
+    }
+
+    @Test
+    void showsWhatTheGatewayChargedAndWhatRunningRequestsHold() {
+        long at = 1_700_000_100L;
+        twoMeteredRequests(at, at + 60, at + 1);
+        projection.on(new HoldRaised(CHANNEL, BigInteger.TWO, BigInteger.valueOf(350), at + 2), 3, T0);
+        projection.on(new RequestSettled(CHANNEL, BigInteger.ONE, BigInteger.valueOf(120), BigInteger.valueOf(120),
+                BigInteger.valueOf(120), at + 3), 4, T0);
+
+        ChannelState channel = row().state();
+        assertThat(channel.chargedTotal()).isEqualTo(BigInteger.valueOf(120));
+        assertThat(channel.heldAt(at + 3)).as("the running request's raised hold").isEqualTo(BigInteger.valueOf(350));
+        assertThat(channel.heldAt(at + 60)).as("a hold lapses at its end").isZero();
+        assertThat(channel.unchargedDeposit()).isEqualTo(DEPOSIT.subtract(BigInteger.valueOf(120)));
+    }
+
+    @Test
+    void aHoldLapsedByTheNextVoucherIsDropped() {
+        long at = 1_700_000_100L;
+        twoMeteredRequests(at, at + 5, at + 10);
+
+        assertThat(row().state().holds()).containsOnlyKeys(BigInteger.TWO);
+        assertThat(row().state().heldAt(at + 10)).isEqualTo(BigInteger.valueOf(200));
+    }
+
+    /** Opens the channel and accepts two metered vouchers: 500 holding 300 until {@code firstUntil}, 900 holding 200. */
+    private void twoMeteredRequests(long firstAt, long firstUntil, long secondAt) {
+        projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
+        projection.on(metered(1, 500, 300, firstAt, firstUntil), 1, T0);
+        projection.on(metered(2, 900, 200, secondAt, firstAt + 60), 2, T0);
+    }
+
+    private static VoucherAccepted metered(long nonce, long amount, long hold, long acceptedAt, long holdUntil) {
+        return new VoucherAccepted(CHANNEL, BigInteger.valueOf(amount), BigInteger.valueOf(nonce),
+                ChannelHistories.signature(CHANNEL, nonce), BigInteger.valueOf(amount), acceptedAt,
+                BigInteger.valueOf(hold), holdUntil, BigInteger.ZERO);
     }
 
     @Test
@@ -164,7 +201,7 @@ class ChannelBalanceProjectionTest {
         projection.on(claim(CHANNEL, PROVIDER, 400, 400), 2, T0.plusSeconds(9));
 
         assertThat(row()).isEqualTo(before);
-        assertThat(row().feesPaid()).isEqualTo(BigInteger.valueOf(8));
+        assertThat(row().state().feesPaid()).isEqualTo(BigInteger.valueOf(8));
     }
 
     @Test
@@ -177,12 +214,12 @@ class ChannelBalanceProjectionTest {
     @Test
     void atRiskNeedsSomethingClaimableAndAnExpiryWithinTheWindow() {
         projection.on(opened(CHANNEL, PROVIDER, EXPIRY), 0, T0);
-        assertThat(row().atRisk(EXPIRY - 60, 3_600)).as("nothing to claim").isFalse();
+        assertThat(row().state().atRisk(EXPIRY - 60, 3_600)).as("nothing to claim").isFalse();
 
         projection.on(voucher(CHANNEL, 10, 1, 0), 1, T0);
-        assertThat(row().atRisk(EXPIRY - 7_200, 3_600)).as("expiry beyond the window").isFalse();
-        assertThat(row().atRisk(EXPIRY - 3_600, 3_600)).as("expiry at the window's end").isTrue();
-        assertThat(row().atRisk(EXPIRY + 86_400, 3_600)).as("expired, not closed").isTrue();
+        assertThat(row().state().atRisk(EXPIRY - 7_200, 3_600)).as("expiry beyond the window").isFalse();
+        assertThat(row().state().atRisk(EXPIRY - 3_600, 3_600)).as("expiry at the window's end").isTrue();
+        assertThat(row().state().atRisk(EXPIRY + 86_400, 3_600)).as("expired, not closed").isTrue();
     }
 
     @Test
@@ -232,37 +269,11 @@ class ChannelBalanceProjectionTest {
     }
 
     private void dispatch(Object event, long sequence) {
-        Instant at = T0.plusSeconds(sequence);
-        switch (event) {
-            case ChannelOpened e -> projection.on(e, sequence, at);
-            case ChannelOpenConfirmed e -> projection.on(e, sequence, at);
-            case VoucherAccepted e -> projection.on(e, sequence, at);
-            case ChannelClaimed e -> projection.on(e, sequence, at);
-            case ChannelExpired e -> projection.on(e, sequence, at);
-            case ChannelClosed e -> projection.on(e, sequence, at);
-            case CloseAuthorized e -> projection.on(e, sequence, at);
-            default -> throw new IllegalArgumentException("not a channel event: " + event);
-        }
+        projection.on((ChannelEvent) event, sequence, T0.plusSeconds(sequence));
     }
 
     static void assertEqualsReplay(ChannelBalance row, List<Object> events) {
-        ChannelState state = ChannelState.replay(events);
-        assertThat(row.consumer()).isEqualTo(state.consumer());
-        assertThat(row.provider()).isEqualTo(state.provider());
-        assertThat(row.deposit()).isEqualTo(state.deposit());
-        assertThat(row.expiry()).isEqualTo(state.expiry());
-        assertThat(row.status()).isEqualTo(state.status());
-        assertThat(row.provisional()).isEqualTo(state.provisional());
-        assertThat(row.highestAmount()).isEqualTo(state.highestAmount());
-        assertThat(row.highestNonce()).isEqualTo(state.highestNonce());
-        assertThat(row.highestSignature()).isEqualTo(state.highestSignature());
-        assertThat(row.voucherCount()).isEqualTo(state.voucherCount());
-        assertThat(row.claimed()).isEqualTo(state.claimed());
-        assertThat(row.feesPaid()).isEqualTo(state.feesPaid());
-        assertThat(row.refund()).isEqualTo(state.refund());
-        assertThat(row.closeKind()).isEqualTo(state.closeKind());
-        assertThat(row.authorizedCloseAmount()).isEqualTo(state.authorizedCloseAmount());
-        assertThat(row.claimable()).isEqualTo(state.claimable());
+        assertThat(row.state()).isEqualTo(ChannelState.replay(events));
         assertThat(row.lastSequence()).isEqualTo(events.size() - 1);
     }
 }

@@ -8,6 +8,8 @@ import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.CloseAuthorized;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.channel.HoldRaised;
+import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -85,6 +87,7 @@ public final class ChannelHistories {
         }
         long highest = 0;
         long claimed = 0;
+        long charged = 0;
         int steps = random.nextInt(12);
         for (int i = 1; i <= steps; i++) {
             if (random.nextInt(4) == 0 && highest > claimed) {
@@ -93,7 +96,11 @@ public final class ChannelHistories {
                 claimed = total;
             } else if (highest < DEPOSIT.longValue() - 1_000) {
                 long amount = highest + 1 + random.nextInt(1_000);
-                events.add(voucher(channelId, amount, i, highest));
+                if (random.nextInt(3) == 0) {
+                    charged = meteredRequest(channelId, amount, i, highest, charged, random, events);
+                } else {
+                    events.add(voucher(channelId, amount, i, highest));
+                }
                 highest = amount;
             }
         }
@@ -107,6 +114,30 @@ public final class ChannelHistories {
             }
         }
         return events;
+    }
+
+    /**
+     * A metered voucher whose request holds part of it for a while (sometimes only until the next
+     * voucher), sometimes raises its hold, and is sometimes settled; the charged total after it.
+     */
+    private static long meteredRequest(String channelId, long amount, long nonce, long previous, long charged,
+                                       Random random, List<Object> events) {
+        long acceptedAt = 1_700_000_000L + nonce;
+        long hold = 1 + random.nextInt((int) (amount - Math.min(charged, amount - 1)));
+        events.add(new VoucherAccepted(channelId, BigInteger.valueOf(amount), BigInteger.valueOf(nonce),
+                signature(channelId, nonce), BigInteger.valueOf(amount - previous), acceptedAt,
+                BigInteger.valueOf(hold), acceptedAt + random.nextInt(3), BigInteger.valueOf(charged)));
+        if (random.nextBoolean()) {
+            hold += random.nextInt(100);
+            events.add(new HoldRaised(channelId, BigInteger.valueOf(nonce), BigInteger.valueOf(hold), acceptedAt));
+        }
+        if (random.nextBoolean()) {
+            long cost = random.nextInt((int) hold + 1);
+            events.add(new RequestSettled(channelId, BigInteger.valueOf(nonce), BigInteger.valueOf(cost),
+                    BigInteger.valueOf(cost), BigInteger.valueOf(charged + cost), acceptedAt + 1));
+            return charged + cost;
+        }
+        return charged;
     }
 
     /** The histories' events as one stream of domain event messages, channels interleaved at random. */

@@ -2,9 +2,10 @@ package io.chanledger.api.readmodels.bench;
 
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.readmodels.MixedHistories;
-import io.chanledger.api.readmodels.ReadModelReplay;
-import io.chanledger.api.readmodels.ReadModelProgress;
-import io.chanledger.api.readmodels.ReplayStatus;
+import io.chanledger.projections.readmodel.ReadModels;
+import io.chanledger.projections.rebuild.ReadModelProgress;
+import io.chanledger.projections.rebuild.ReadModelReplay;
+import io.chanledger.projections.rebuild.ReplayStatus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.sql.Connection;
@@ -19,12 +20,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Random;
-import io.chanledger.projections.readmodel.ReadModels;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.StreamingEventProcessor;
-import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -53,7 +53,8 @@ public final class ReplayBench {
         List<String> settings = new ArrayList<>(List.of("--spring.profiles.active=postgres",
                 "--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
                 "--spring.datasource.password=" + password, "--logging.level.root=WARN",
-                "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.readmodels=INFO"));
+                "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.readmodels=INFO",
+                "--logging.level.io.chanledger.projections.rebuild=INFO"));
         for (int i = 4; i < args.length; i++) {
             settings.add(args[i]);
         }

@@ -1,14 +1,12 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import io.chanledger.projections.readmodel.ReadModels;
 import java.util.Collection;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.sql.DataSource;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /** Where the channel read-model processor stands, against the head of the event store. */
@@ -16,12 +14,12 @@ import org.springframework.stereotype.Component;
 public class ReadModelProgress {
 
     private final EventProcessingConfiguration processing;
-    private final JdbcTemplate jdbc;
+    private final EventTable table;
     private final AtomicBoolean bulkRebuilding = new AtomicBoolean();
 
-    ReadModelProgress(EventProcessingConfiguration processing, DataSource dataSource) {
+    public ReadModelProgress(EventProcessingConfiguration processing, EventTable table) {
         this.processing = processing;
-        this.jdbc = new JdbcTemplate(dataSource);
+        this.table = table;
     }
 
     public StreamingEventProcessor processor() {
@@ -31,8 +29,7 @@ public class ReadModelProgress {
 
     /** The global index of the newest event in the store (0 when it is empty). */
     public long head() {
-        Long head = jdbc.queryForObject("SELECT MAX(global_index) FROM domain_event_entry", Long.class);
-        return head == null ? 0 : head;
+        return table.head();
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

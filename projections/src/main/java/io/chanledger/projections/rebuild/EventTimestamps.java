@@ -1,4 +1,4 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -12,7 +12,7 @@ import org.axonframework.common.DateTimeUtils;
  * the rest of reading the row. Anything else goes to Axon's own parser, so the result is always
  * the one Axon would give.
  */
-final class EventTimestamps {
+public final class EventTimestamps {
 
     private static final int SECONDS_PER_DAY = 86_400;
     private static final int[] SCALE = {0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
@@ -21,7 +21,7 @@ final class EventTimestamps {
     private String lastDate = "";
     private long lastEpochDay;
 
-    Instant parse(String text) {
+    public Instant parse(String text) {
         int length = text.length();
         if (length < 24 || length > 30 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
                 || text.charAt(13) != ':' || text.charAt(16) != ':' || text.charAt(19) != '.'

@@ -1,21 +1,18 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceFold;
 import io.chanledger.projections.channel.ChannelBalanceProjection;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
-import io.chanledger.projections.channel.ChannelEvents;
 import io.chanledger.projections.readmodel.CopyRows;
 import io.chanledger.projections.readmodel.RowBatch;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,14 +20,11 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -64,7 +58,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * processor, restarted from the reset token, whose sequence checks skip what is already applied.
  */
 @Component
-class BulkRebuild {
+public class BulkRebuild {
 
     private static final Logger log = LoggerFactory.getLogger(BulkRebuild.class);
     /** Events handed from the reader to the fold at a time; the fold looks up their rows in one go. */
@@ -82,22 +76,24 @@ class BulkRebuild {
     private final ChannelBalanceRepository repository;
     private final TransactionTemplate transactions;
     private final DataSource dataSource;
-    private final ReadModelProperties properties;
+    private final EventTable table;
+    private final RebuildSettings settings;
     private final JdbcTemplate jdbc;
     private final boolean postgres;
     /** Reads the channel events' payloads; null where they must be read through the storage engine. */
     private final ChannelEventDecoder decoder;
 
-    BulkRebuild(EventStorageEngine storage, ChannelBalanceProjection projection, ChannelBalanceRepository repository,
-                PlatformTransactionManager transactions, DataSource dataSource,
-                @Qualifier("eventSerializer") Serializer serializer, ObjectProvider<EventUpcaster> upcasters,
-                ReadModelProperties properties) {
+    public BulkRebuild(EventStorageEngine storage, EventTable table, ChannelBalanceProjection projection,
+                       ChannelBalanceRepository repository, PlatformTransactionManager transactions,
+                       DataSource dataSource, @Qualifier("eventSerializer") Serializer serializer,
+                       ObjectProvider<EventUpcaster> upcasters, RebuildSettings settings) {
         this.storage = storage;
+        this.table = table;
         this.projection = projection;
         this.repository = repository;
         this.transactions = new TransactionTemplate(transactions);
         this.dataSource = dataSource;
-        this.properties = properties;
+        this.settings = settings;
         this.jdbc = new JdbcTemplate(dataSource);
         this.postgres = CopyRows.postgres(jdbc);
         this.decoder = serializer instanceof JacksonSerializer jackson && upcasters.stream().findAny().isEmpty()
@@ -116,7 +112,7 @@ class BulkRebuild {
      * event is folded. Returns the token of the last event read, null when the store is empty.
      * Call it with the processor stopped and its tokens reset.
      */
-    TrackingToken rebuild(AtomicLong applied) {
+    public TrackingToken rebuild(AtomicLong applied) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Pipe<Handoff> events = new Pipe<>(4, failure);
         Pipe<List<RowBatch.Change<ChannelBalance>>> rows = new Pipe<>(2, failure);
@@ -126,7 +122,7 @@ class BulkRebuild {
 
         boolean tableHoldsRows = repository.count() > 0;
         ChannelBalanceFold fold = new ChannelBalanceFold(projection, repository, tableHoldsRows,
-                properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite(), rows::put);
+                settings.rowsInMemory(), settings.rowsPerWrite(), rows::put);
         AtomicLong written = new AtomicLong();
         Thread reader = Thread.ofPlatform().name("read-model-rebuild-reader").start(() -> cpu.reading(() -> {
             last.set(decoder == null ? readThroughEngine(events) : readSlices(events, cpu));
@@ -172,12 +168,10 @@ class BulkRebuild {
             Throwable cause = failure.get();
             throw new IllegalStateException("rebuilding the read models failed: " + cause, cause);
         }
-        log.info("Rebuilt the channel read models up to event {} in {} ms, {} rows written; CPU time: reading {} ms,"
-                        + " folding {} ms, writing {} ms; the fold waited {} ms for events and {} ms for the writer,"
-                        + " the reader {} ms for the fold", applied.get(), (System.nanoTime() - started) / 1_000_000,
-                written.get(), cpu.reading.get() / 1_000_000, cpu.folding.get() / 1_000_000,
-                cpu.writing.get() / 1_000_000, events.waitedEmpty.get() / 1_000_000, rows.waitedFull.get() / 1_000_000,
-                events.waitedFull.get() / 1_000_000);
+        log.info("Rebuilt the channel read models up to event {} in {} ms, {} rows written; {}; the fold waited {} ms"
+                        + " for events and {} ms for the writer, the reader {} ms for the fold", applied.get(),
+                (System.nanoTime() - started) / 1_000_000, written.get(), cpu, events.waitedEmptyMillis(),
+                rows.waitedFullMillis(), events.waitedFullMillis());
         return last.get();
     }
 
@@ -196,13 +190,12 @@ class BulkRebuild {
      * Returns the token of the newest row, with the gaps a processor still has to watch.
      */
     private TrackingToken readSlices(Pipe<Handoff> events, CpuTimes cpu) throws Exception {
-        Map<String, Object> range = jdbc.queryForMap("SELECT MIN(global_index) AS low, MAX(global_index) AS high"
-                + " FROM domain_event_entry");
-        if (range.get("high") == null) {
+        Optional<EventTable.Range> range = table.range();
+        if (range.isEmpty()) {
             return null;
         }
-        long low = ((Number) range.get("low")).longValue();
-        long head = ((Number) range.get("high")).longValue();
+        long low = range.get().low();
+        long head = range.get().high();
         TreeSet<Long> gaps = new TreeSet<>();
         ExecutorService slicers = Executors.newFixedThreadPool(SLICE_READERS,
                 Thread.ofPlatform().name("read-model-rebuild-slice-", 0).factory());
@@ -232,47 +225,37 @@ class BulkRebuild {
     private record Slice(List<Handoff> handoffs, List<Long> missing) {
     }
 
-    private Slice readSlice(long after, long upTo, long head, CpuTimes cpu) throws SQLException, IOException {
+    private Slice readSlice(long after, long upTo, long head, CpuTimes cpu) throws SQLException {
         long cpuStart = cpu.now();
         List<Handoff> handoffs = new ArrayList<>();
         List<Long> missing = new ArrayList<>();
-        long previous = after;
+        var slice = new Object() {
+            List<ChannelBalanceFold.Event> read = new ArrayList<>(EVENTS_PER_HANDOFF);
+            long previous = after;
+        };
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            if (postgres) {
-                streamInIndexOrder(connection);
-            }
-            try (PreparedStatement query = connection.prepareStatement("SELECT global_index, aggregate_identifier,"
-                    + " sequence_number, time_stamp, payload_type, payload FROM domain_event_entry"
-                    + " WHERE global_index > ? AND global_index <= ? ORDER BY global_index")) {
-                query.setLong(1, after);
-                query.setLong(2, upTo);
-                query.setFetchSize(FETCH_SIZE);
-                try (ResultSet rows = query.executeQuery()) {
-                    List<ChannelBalanceFold.Event> read = new ArrayList<>(EVENTS_PER_HANDOFF);
-                    EventTimestamps timestamps = new EventTimestamps();
-                    while (rows.next()) {
-                        long index = rows.getLong(1);
-                        for (long gap = Math.max(previous + 1, head - MAX_GAP_OFFSET); gap < index; gap++) {
-                            missing.add(gap);
-                        }
-                        previous = index;
-                        String type = rows.getString(5);
-                        if (decoder.decodes(type)) {
-                            read.add(event(rows, type, timestamps));
-                        }
-                        if (read.size() == EVENTS_PER_HANDOFF) {
-                            handoffs.add(new Handoff(read, index));
-                            read = new ArrayList<>(EVENTS_PER_HANDOFF);
-                        }
-                    }
-                    // the slice's position is its upper bound: what it did not see there is a gap
-                    handoffs.add(new Handoff(read, upTo));
+            EventTimestamps timestamps = new EventTimestamps();
+            table.slice(connection, postgres, after, upTo, FETCH_SIZE, rows -> {
+                long index = rows.getLong(1);
+                for (long gap = Math.max(slice.previous + 1, head - MAX_GAP_OFFSET); gap < index; gap++) {
+                    missing.add(gap);
                 }
-            }
+                slice.previous = index;
+                String type = rows.getString(5);
+                if (decoder.decodes(type)) {
+                    slice.read.add(event(rows, type, timestamps));
+                }
+                if (slice.read.size() == EVENTS_PER_HANDOFF) {
+                    handoffs.add(new Handoff(slice.read, index));
+                    slice.read = new ArrayList<>(EVENTS_PER_HANDOFF);
+                }
+            });
+            // the slice's position is its upper bound: what it did not see there is a gap
+            handoffs.add(new Handoff(slice.read, upTo));
             connection.rollback();
         }
-        for (long gap = Math.max(previous + 1, head - MAX_GAP_OFFSET); gap <= upTo && gap < head; gap++) {
+        for (long gap = Math.max(slice.previous + 1, head - MAX_GAP_OFFSET); gap <= upTo && gap < head; gap++) {
             missing.add(gap);
         }
         cpu.addReading(cpu.now() - cpuStart);
@@ -281,23 +264,15 @@ class BulkRebuild {
 
     /** The channel event of the current row, whose payload type is {@code type}. */
     private ChannelBalanceFold.Event event(ResultSet rows, String type, EventTimestamps timestamps)
-            throws SQLException, IOException {
+            throws SQLException {
         // the driver's bytes of a text column are its UTF-8: no String in between
         byte[] payload = postgres ? rows.getBytes(6) : rows.getString(6).getBytes(StandardCharsets.UTF_8);
         String channelId = rows.getString(2);
-        return new ChannelBalanceFold.Event(channelId, rows.getLong(3), timestamps.parse(rows.getString(4)),
-                decoder.decode(type, payload, channelId));
-    }
-
-    /**
-     * Has the slice read along the primary key's index, which yields its rows already in global
-     * order. Left to itself, the planner may choose (and without statistics does) a bitmap scan
-     * and a sort: the same rows at about twice the server's CPU time, and none until all are sorted.
-     */
-    private static void streamInIndexOrder(Connection connection) throws SQLException {
-        try (Statement settings = connection.createStatement()) {
-            settings.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;"
-                    + " SET LOCAL enable_sort = off");
+        try {
+            return new ChannelBalanceFold.Event(channelId, rows.getLong(3), timestamps.parse(rows.getString(4)),
+                    decoder.decode(type, payload, channelId));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -310,9 +285,9 @@ class BulkRebuild {
             while (iterator.hasNext()) {
                 TrackedEventMessage<?> message = iterator.next();
                 last = message.trackingToken();
-                if (message instanceof DomainEventMessage<?> event && ChannelEvents.TYPES.contains(event.getPayloadType())) {
+                if (message instanceof DomainEventMessage<?> event && event.getPayload() instanceof ChannelEvent payload) {
                     read.add(new ChannelBalanceFold.Event(event.getAggregateIdentifier(), event.getSequenceNumber(),
-                            event.getTimestamp(), event.getPayload()));
+                            event.getTimestamp(), payload));
                 }
                 if (read.size() == EVENTS_PER_HANDOFF) {
                     events.put(new Handoff(read, last.position().orElse(0)));
@@ -322,98 +297,5 @@ class BulkRebuild {
             events.put(new Handoff(read, last == null ? 0 : last.position().orElse(0)));
         }
         return last;
-    }
-
-    /** A bounded queue between two threads of the rebuild; each side gives up once any thread has failed. */
-    private static final class Pipe<T> {
-
-        private final BlockingQueue<T> queue;
-        private final AtomicReference<Throwable> failure;
-        /** Nanoseconds spent waiting: a full pipe holds up its producer, an empty one its consumer. */
-        private final AtomicLong waitedFull = new AtomicLong();
-        private final AtomicLong waitedEmpty = new AtomicLong();
-
-        Pipe(int capacity, AtomicReference<Throwable> failure) {
-            this.queue = new ArrayBlockingQueue<>(capacity);
-            this.failure = failure;
-        }
-
-        void put(T item) {
-            long start = System.nanoTime();
-            try {
-                while (!queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
-                    stopIfFailed();
-                }
-                waitedFull.addAndGet(System.nanoTime() - start);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            }
-        }
-
-        T take() {
-            long start = System.nanoTime();
-            try {
-                T item;
-                while ((item = queue.poll(100, TimeUnit.MILLISECONDS)) == null) {
-                    stopIfFailed();
-                }
-                waitedEmpty.addAndGet(System.nanoTime() - start);
-                return item;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            }
-        }
-
-        private void stopIfFailed() {
-            if (failure.get() != null) {
-                throw new IllegalStateException("another thread of the rebuild failed", failure.get());
-            }
-        }
-    }
-
-    /** CPU time each thread of the rebuild used, for the log line that tells where the time went. */
-    private static final class CpuTimes {
-
-        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        private final AtomicLong reading = new AtomicLong();
-        private final AtomicLong folding = new AtomicLong();
-        private final AtomicLong writing = new AtomicLong();
-
-        interface Work {
-            void run() throws Exception;
-        }
-
-        void reading(Work work, AtomicReference<Throwable> failure) {
-            timed(work, reading, failure);
-        }
-
-        void writing(Work work, AtomicReference<Throwable> failure) {
-            timed(work, writing, failure);
-        }
-
-        long now() {
-            return threads.getCurrentThreadCpuTime();
-        }
-
-        void addReading(long nanos) {
-            reading.addAndGet(nanos);
-        }
-
-        void folded(long since) {
-            folding.set(now() - since);
-        }
-
-        private void timed(Work work, AtomicLong total, AtomicReference<Throwable> failure) {
-            long start = now();
-            try {
-                work.run();
-            } catch (Throwable e) {
-                failure.compareAndSet(null, e);
-            } finally {
-                total.addAndGet(now() - start);
-            }
-        }
     }
 }

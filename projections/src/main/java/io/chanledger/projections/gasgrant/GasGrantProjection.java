@@ -1,4 +1,4 @@
-package io.chanledger.api.gasstation;
+package io.chanledger.projections.gasgrant;
 
 import io.chanledger.domain.gasgrant.GasGrantBroadcast;
 import io.chanledger.domain.gasgrant.GasGrantFailed;
@@ -12,42 +12,42 @@ import org.axonframework.eventhandling.Timestamp;
 
 /**
  * Keeps {@code gas_grant} in step with the GasGrant events. Its processing group is a subscribing
- * one with errors propagated (see {@link GasStationConfiguration}): the row is written in the
- * transaction that stores the event, or the event is not stored either.
+ * one with errors propagated (see ledger-api's {@code GasStationConfiguration}): the row is
+ * written in the transaction that stores the event, or the event is not stored either.
  */
 @ProcessingGroup(GasGrantProjection.PROCESSING_GROUP)
-class GasGrantProjection {
+public class GasGrantProjection {
 
-    static final String PROCESSING_GROUP = "gas-grants";
+    public static final String PROCESSING_GROUP = "gas-grants";
 
     private final GasGrantTable table;
 
-    GasGrantProjection(GasGrantTable table) {
+    public GasGrantProjection(GasGrantTable table) {
         this.table = table;
     }
 
     @EventHandler
-    void on(GasGrantReserved event, @Timestamp Instant at) {
+    public void on(GasGrantReserved event, @Timestamp Instant at) {
         table.reserved(event.wallet(), event.attemptId(), event.amount(), event.requestedAt(), at);
     }
 
     @EventHandler
-    void on(GasGrantSendStarted event, @Timestamp Instant at) {
+    public void on(GasGrantSendStarted event, @Timestamp Instant at) {
         table.sendStarted(event.wallet(), event.attemptId(), event.faucet(), event.faucetNonce(), event.fromBlock(), at);
     }
 
     @EventHandler
-    void on(GasGrantBroadcast event, @Timestamp Instant at) {
+    public void on(GasGrantBroadcast event, @Timestamp Instant at) {
         table.broadcast(event.wallet(), event.attemptId(), event.txHash(), event.txNonce(), at);
     }
 
     @EventHandler
-    void on(GasGranted event, @Timestamp Instant at) {
+    public void on(GasGranted event, @Timestamp Instant at) {
         table.granted(event.wallet(), event.attemptId(), event.txHash(), event.blockNumber(), at);
     }
 
     @EventHandler
-    void on(GasGrantFailed event, @Timestamp Instant at) {
+    public void on(GasGrantFailed event, @Timestamp Instant at) {
         table.failed(event.wallet(), event.attemptId(), event.reason().code(), event.txHash(), at);
     }
 }

@@ -1,22 +1,41 @@
 package io.chanledger.api.ledger;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 
 /**
- * The four fields of an {@code X-CHAN-Voucher} object, as text. Amount and nonce are decimal
+ * Reads an {@code X-CHAN-Voucher} object into a {@link SignedVoucher} at the HTTP edge: the one
+ * parse of a voucher, after which nothing checks its form again. Amount and nonce are decimal
  * strings by the protocol; plain JSON integers are accepted too (read exactly, never as doubles),
  * anything else is an invalid format.
  */
-public record VoucherFields(String channelId, String amount, String nonce, String signature) {
+public final class VoucherJson {
 
-    public static VoucherFields of(JsonNode body) {
+    private VoucherJson() {
+    }
+
+    /**
+     * The voucher in {@code body}. {@code pathChannelId} is the channel the URL names (null when
+     * none does): then the object may leave its channelId out, and must name the same channel when
+     * it gives one; without it, the object must name its channel.
+     */
+    public static SignedVoucher parse(JsonNode body, String pathChannelId) {
         if (body == null || !body.isObject()) {
             throw invalid("the voucher must be a JSON object with channelId, amount, nonce and signature");
         }
-        return new VoucherFields(text(body, "channelId", false), decimal(body, "amount"), decimal(body, "nonce"),
-                text(body, "signature", true));
+        String channelId = text(body, "channelId", false);
+        String amount = decimal(body, "amount");
+        String nonce = decimal(body, "nonce");
+        String signature = text(body, "signature", true);
+        if (pathChannelId == null && channelId == null) {
+            throw invalid("channelId is missing");
+        }
+        if (pathChannelId != null && channelId != null && !channelId.equalsIgnoreCase(pathChannelId)) {
+            throw invalid("the voucher's channelId differs from the channel in the path");
+        }
+        return SignedVoucher.parse(pathChannelId != null ? pathChannelId : channelId, amount, nonce, signature);
     }
 
     private static String text(JsonNode body, String field, boolean required) {

@@ -1,4 +1,4 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import io.chanledger.projections.readmodel.TableChecksum;
 import java.nio.charset.StandardCharsets;

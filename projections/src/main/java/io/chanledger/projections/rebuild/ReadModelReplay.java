@@ -1,6 +1,5 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
-import io.chanledger.projections.channel.ChannelEvents;
 import io.chanledger.projections.readmodel.ReadModels;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +10,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
@@ -19,7 +17,6 @@ import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
 /**
@@ -48,18 +45,18 @@ public class ReadModelReplay {
     private final AtomicLong rebuilt = new AtomicLong();
     private final TokenStore tokenStore;
     private final TransactionManager transactions;
-    private final JdbcTemplate jdbc;
+    private final EventTable table;
     private final Clock clock;
     private final AtomicReference<ReplayStatus> status = new AtomicReference<>(ReplayStatus.idle());
 
     ReadModelReplay(ReadModelProgress progress, ReadModelChecksums checksums, BulkRebuild bulk, TokenStore tokenStore,
-                    TransactionManager transactions, DataSource dataSource, Clock clock) {
+                    TransactionManager transactions, EventTable table, Clock clock) {
         this.progress = progress;
         this.checksums = checksums;
         this.bulk = bulk;
         this.tokenStore = tokenStore;
         this.transactions = transactions;
-        this.jdbc = new JdbcTemplate(dataSource);
+        this.table = table;
         this.clock = clock;
     }
 
@@ -115,7 +112,7 @@ public class ReadModelReplay {
             long afterPosition = positionAtRest();
             ReplayStatus.Snapshot after = new ReplayStatus.Snapshot(afterPosition, checksums.compute());
             processor.start();
-            boolean comparable = channelEventsBetween(position, afterPosition) == 0;
+            boolean comparable = table.channelEventsBetween(position, afterPosition) == 0;
             Boolean matches = comparable ? before.checksum().equals(after.checksum()) : null;
             log.info("Read models after replay, at event {}: {} — {}", afterPosition, after.checksum(),
                     !comparable ? "not comparable: channel events arrived during the replay"
@@ -224,16 +221,6 @@ public class ReadModelReplay {
             }
             return segments.length == 0 ? -1 : lowest;
         });
-    }
-
-    private long channelEventsBetween(long after, long upTo) {
-        if (upTo <= after) {
-            return 0;
-        }
-        String types = String.join(", ", ChannelEvents.TYPES.stream().map(t -> "'" + t.getName() + "'").toList());
-        Long count = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE global_index > ?"
-                + " AND global_index <= ? AND payload_type IN (" + types + ")", Long.class, after, upTo);
-        return count == null ? 0 : count;
     }
 
     private void set(ReplayStatus next) {

@@ -1,4 +1,4 @@
-package io.chanledger.api.gasstation;
+package io.chanledger.projections.gasgrant;
 
 import java.math.BigInteger;
 import java.time.Instant;
@@ -9,7 +9,7 @@ import java.util.Locale;
  * {@code faucetNonce} and {@code fromBlock} are set from the send's start, {@code txHash} once a
  * transfer may be on its way, {@code blockNumber} once it is confirmed.
  */
-record GasGrantRow(
+public record GasGrantRow(
         String wallet,
         Status status,
         String attemptId,
@@ -25,19 +25,19 @@ record GasGrantRow(
         Instant reservedAt,
         Instant updatedAt) {
 
-    enum Status {
+    public enum Status {
         RESERVED, SEND_STARTED, BROADCAST, GRANTED, FAILED;
 
-        String column() {
+        public String column() {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        static Status ofColumn(String value) {
+        public static Status ofColumn(String value) {
             return valueOf(value.toUpperCase(Locale.ROOT));
         }
     }
 
-    boolean pending() {
+    public boolean pending() {
         return status == Status.RESERVED || status == Status.SEND_STARTED || status == Status.BROADCAST;
     }
 }

@@ -1,4 +1,4 @@
-package io.chanledger.api.gasstation;
+package io.chanledger.projections.gasgrant;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The {@code gas_grant} table: one row per wallet, the state of its latest attempt. */
-class GasGrantTable {
+public class GasGrantTable {
 
     private static final String COLUMNS = "wallet, status, attempt_id, amount, faucet, faucet_nonce, from_block,"
             + " tx_hash, tx_nonce, block_number, failure, attempts, reserved_at, updated_at";
@@ -21,23 +21,23 @@ class GasGrantTable {
 
     private final JdbcTemplate jdbc;
 
-    GasGrantTable(JdbcTemplate jdbc) {
+    public GasGrantTable(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
-    Optional<GasGrantRow> find(String wallet) {
+    public Optional<GasGrantRow> find(String wallet) {
         return jdbc.query("SELECT " + COLUMNS + " FROM gas_grant WHERE wallet = ?", GasGrantTable::row, wallet)
                 .stream().findFirst();
     }
 
     /** Attempts not yet granted or failed, oldest first. */
-    List<GasGrantRow> pending(int limit) {
+    public List<GasGrantRow> pending(int limit) {
         return jdbc.query("SELECT " + COLUMNS + " FROM gas_grant WHERE status IN (?, ?, ?) ORDER BY reserved_at LIMIT ?",
                 GasGrantTable::row, PENDING.get(0), PENDING.get(1), PENDING.get(2), limit);
     }
 
     /** A new attempt: the row is created, or reset from the previous attempt's state. */
-    void reserved(String wallet, String attemptId, BigInteger amount, Instant reservedAt, Instant at) {
+    public void reserved(String wallet, String attemptId, BigInteger amount, Instant reservedAt, Instant at) {
         int updated = jdbc.update("UPDATE gas_grant SET status = ?, attempt_id = ?, amount = ?, faucet = NULL,"
                         + " faucet_nonce = NULL, from_block = NULL, tx_hash = NULL, tx_nonce = NULL, block_number = NULL,"
                         + " failure = NULL, attempts = attempts + 1, reserved_at = ?, updated_at = ? WHERE wallet = ?",
@@ -50,25 +50,25 @@ class GasGrantTable {
         }
     }
 
-    void sendStarted(String wallet, String attemptId, String faucet, long faucetNonce, long fromBlock, Instant at) {
+    public void sendStarted(String wallet, String attemptId, String faucet, long faucetNonce, long fromBlock, Instant at) {
         jdbc.update("UPDATE gas_grant SET status = ?, faucet = ?, faucet_nonce = ?, from_block = ?, updated_at = ?"
                         + " WHERE wallet = ? AND attempt_id = ?",
                 GasGrantRow.Status.SEND_STARTED.column(), faucet, faucetNonce, fromBlock, time(at), wallet, attemptId);
     }
 
-    void broadcast(String wallet, String attemptId, String txHash, Long txNonce, Instant at) {
+    public void broadcast(String wallet, String attemptId, String txHash, Long txNonce, Instant at) {
         jdbc.update("UPDATE gas_grant SET status = ?, tx_hash = ?, tx_nonce = ?, updated_at = ?"
                         + " WHERE wallet = ? AND attempt_id = ?",
                 GasGrantRow.Status.BROADCAST.column(), txHash, txNonce, time(at), wallet, attemptId);
     }
 
-    void granted(String wallet, String attemptId, String txHash, long blockNumber, Instant at) {
+    public void granted(String wallet, String attemptId, String txHash, long blockNumber, Instant at) {
         jdbc.update("UPDATE gas_grant SET status = ?, tx_hash = ?, block_number = ?, failure = NULL, updated_at = ?"
                         + " WHERE wallet = ? AND attempt_id = ?",
                 GasGrantRow.Status.GRANTED.column(), txHash, blockNumber, time(at), wallet, attemptId);
     }
 
-    void failed(String wallet, String attemptId, String failure, String txHash, Instant at) {
+    public void failed(String wallet, String attemptId, String failure, String txHash, Instant at) {
         jdbc.update("UPDATE gas_grant SET status = ?, failure = ?, tx_hash = ?, updated_at = ?"
                         + " WHERE wallet = ? AND attempt_id = ?",
                 GasGrantRow.Status.FAILED.column(), failure, txHash, time(at), wallet, attemptId);

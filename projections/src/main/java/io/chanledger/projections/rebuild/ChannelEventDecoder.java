@@ -1,4 +1,4 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -6,20 +6,16 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.chanledger.domain.chain.ChainRef;
-import io.chanledger.domain.channel.ChannelClaimed;
-import io.chanledger.domain.channel.ChannelClosed;
-import io.chanledger.domain.channel.ChannelExpired;
-import io.chanledger.domain.channel.ChannelOpenConfirmed;
-import io.chanledger.domain.channel.ChannelOpened;
-import io.chanledger.domain.channel.CloseAuthorized;
+import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.CloseKind;
-import io.chanledger.domain.channel.VoucherAccepted;
-import io.chanledger.projections.channel.ChannelEvents;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.RecordComponent;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Reads the payloads of the Channel aggregate's events for a rebuild with a streaming parser,
@@ -29,19 +25,82 @@ import java.util.function.Function;
  * payload to that mapper's own reader, so that every payload reads exactly as the mapper reads
  * it, failures included.
  */
-final class ChannelEventDecoder {
+public final class ChannelEventDecoder {
 
     /** What a component's JSON value must be for the fast path to take it. */
     private enum Kind {
         CHANNEL_ID, TEXT, UINT, LONG, OPTIONAL_LONG, INT, BOOLEAN, CHAIN_REF, CLOSE_KIND
     }
 
-    /** A record's components by name and kind, and how to make the record from their values. */
-    private record Shape(String[] names, Kind[] kinds, Function<Object[], Object> create) {
+    /**
+     * A record's components by name and kind, and how to make the record from their values: read
+     * from the record class itself, so that a component added to an event is decoded with no
+     * change here.
+     */
+    private record Shape(String[] names, Kind[] kinds, MethodHandle create) {
 
         Shape {
             if (names.length != kinds.length || names.length > Long.SIZE) {
                 throw new IllegalArgumentException("one kind per name, at most 64 components");
+            }
+        }
+
+        static Shape of(Class<? extends Record> type) {
+            RecordComponent[] components = type.getRecordComponents();
+            String[] names = new String[components.length];
+            Kind[] kinds = new Kind[components.length];
+            Class<?>[] types = new Class<?>[components.length];
+            for (int i = 0; i < components.length; i++) {
+                names[i] = components[i].getName();
+                types[i] = components[i].getType();
+                kinds[i] = kindOf(names[i], types[i], type);
+            }
+            try {
+                MethodHandle constructor = MethodHandles.publicLookup()
+                        .findConstructor(type, MethodType.methodType(void.class, types));
+                return new Shape(names, kinds, constructor.asSpreader(Object[].class, components.length)
+                        .asType(MethodType.methodType(Object.class, Object[].class)));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("no public canonical constructor of " + type.getName(), e);
+            }
+        }
+
+        private static Kind kindOf(String name, Class<?> type, Class<?> record) {
+            if (type == String.class) {
+                return name.equals("channelId") ? Kind.CHANNEL_ID : Kind.TEXT;
+            }
+            if (type == BigInteger.class) {
+                return Kind.UINT;
+            }
+            if (type == long.class) {
+                return Kind.LONG;
+            }
+            if (type == Long.class) {
+                return Kind.OPTIONAL_LONG;
+            }
+            if (type == int.class) {
+                return Kind.INT;
+            }
+            if (type == boolean.class || type == Boolean.class) {
+                return Kind.BOOLEAN;
+            }
+            if (type == ChainRef.class) {
+                return Kind.CHAIN_REF;
+            }
+            if (type == CloseKind.class) {
+                return Kind.CLOSE_KIND;
+            }
+            throw new IllegalStateException("no fast reading of " + record.getSimpleName() + "." + name + " ("
+                    + type.getName() + ")");
+        }
+
+        Object create(Object[] values) {
+            try {
+                return create.invokeExact(values);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
             }
         }
 
@@ -58,48 +117,7 @@ final class ChannelEventDecoder {
     /** Returned where the payload is not in the form the fast path takes. */
     private static final Object OTHER_FORM = new Object();
 
-    private static final Shape CHAIN_REF = new Shape(
-            new String[] {"blockNumber", "blockHash", "txHash", "logIndex"},
-            new Kind[] {Kind.LONG, Kind.TEXT, Kind.TEXT, Kind.INT},
-            v -> new ChainRef((long) v[0], (String) v[1], (String) v[2], (int) v[3]));
-
-    private static final Map<Class<?>, Shape> SHAPES = Map.of(
-            ChannelOpened.class, new Shape(
-                    new String[] {"channelId", "consumer", "provider", "deposit", "expiry", "chainRef", "provisional",
-                            "claimedAtOpen"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF, Kind.BOOLEAN,
-                            Kind.UINT},
-                    v -> new ChannelOpened((String) v[0], (String) v[1], (String) v[2], (BigInteger) v[3], (long) v[4],
-                            (ChainRef) v[5], (boolean) v[6], (BigInteger) v[7])),
-            ChannelOpenConfirmed.class, new Shape(
-                    new String[] {"channelId", "consumer", "provider", "deposit", "expiry", "chainRef"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.CHAIN_REF},
-                    v -> new ChannelOpenConfirmed((String) v[0], (String) v[1], (String) v[2], (BigInteger) v[3],
-                            (long) v[4], (ChainRef) v[5])),
-            VoucherAccepted.class, new Shape(
-                    new String[] {"channelId", "amount", "nonce", "signature", "increment", "acceptedAt", "hold",
-                            "holdUntil", "chargedTotal"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.UINT, Kind.TEXT, Kind.UINT, Kind.LONG, Kind.UINT,
-                            Kind.OPTIONAL_LONG, Kind.UINT},
-                    v -> new VoucherAccepted((String) v[0], (BigInteger) v[1], (BigInteger) v[2], (String) v[3],
-                            (BigInteger) v[4], (long) v[5], (BigInteger) v[6], (Long) v[7], (BigInteger) v[8])),
-            ChannelClaimed.class, new Shape(
-                    new String[] {"channelId", "provider", "payout", "fee", "totalClaimed", "chainRef"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.TEXT, Kind.UINT, Kind.UINT, Kind.UINT, Kind.CHAIN_REF},
-                    v -> new ChannelClaimed((String) v[0], (String) v[1], (BigInteger) v[2], (BigInteger) v[3],
-                            (BigInteger) v[4], (ChainRef) v[5])),
-            ChannelExpired.class, new Shape(
-                    new String[] {"channelId", "expiry", "chainTime", "blockNumber"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.LONG, Kind.LONG, Kind.LONG},
-                    v -> new ChannelExpired((String) v[0], (long) v[1], (long) v[2], (long) v[3])),
-            ChannelClosed.class, new Shape(
-                    new String[] {"channelId", "refund", "kind", "chainRef"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.CLOSE_KIND, Kind.CHAIN_REF},
-                    v -> new ChannelClosed((String) v[0], (BigInteger) v[1], (CloseKind) v[2], (ChainRef) v[3])),
-            CloseAuthorized.class, new Shape(
-                    new String[] {"channelId", "finalAmount", "providerSignature", "byConsumer"},
-                    new Kind[] {Kind.CHANNEL_ID, Kind.UINT, Kind.TEXT, Kind.BOOLEAN},
-                    v -> new CloseAuthorized((String) v[0], (BigInteger) v[1], (String) v[2], (Boolean) v[3])));
+    private static final Shape CHAIN_REF = Shape.of(ChainRef.class);
 
     /** The mapper's reader and the fast path's shape of each channel event, by payload type name. */
     private record Decoding(ObjectReader reader, Shape shape) {
@@ -108,19 +126,15 @@ final class ChannelEventDecoder {
     private final JsonFactory json;
     private final Map<String, Decoding> decodings = new HashMap<>();
 
-    ChannelEventDecoder(ObjectMapper mapper) {
+    public ChannelEventDecoder(ObjectMapper mapper) {
         this.json = mapper.getFactory();
-        for (Class<?> type : ChannelEvents.TYPES) {
-            Shape shape = SHAPES.get(type);
-            if (shape == null) {
-                throw new IllegalStateException("no shape for the channel event " + type.getName());
-            }
-            decodings.put(type.getName(), new Decoding(mapper.readerFor(type), shape));
+        for (Class<? extends ChannelEvent> type : ChannelEvent.TYPES) {
+            decodings.put(type.getName(), new Decoding(mapper.readerFor(type), Shape.of(type.asSubclass(Record.class))));
         }
     }
 
     /** Whether payloads of {@code payloadType} are channel events. */
-    boolean decodes(String payloadType) {
+    public boolean decodes(String payloadType) {
         return decodings.containsKey(payloadType);
     }
 
@@ -130,17 +144,17 @@ final class ChannelEventDecoder {
      * aggregate identifier: the event's own channel id is that String when they are equal, one
      * String less for each event and a quicker look-up of its row.
      */
-    Object decode(String payloadType, byte[] payload, String channelId) throws IOException {
+    public ChannelEvent decode(String payloadType, byte[] payload, String channelId) throws IOException {
         Decoding decoding = decodings.get(payloadType);
         if (decoding == null) {
             return null;
         }
         Object event = fast(decoding.shape(), payload, channelId);
-        return event != OTHER_FORM ? event : decoding.reader().readValue(payload);
+        return (ChannelEvent) (event != OTHER_FORM ? event : decoding.reader().readValue(payload));
     }
 
     /** The event as the fast path reads it; null where it leaves the payload to the mapper. */
-    Object decodeWithoutMapper(String payloadType, byte[] payload, String channelId) throws IOException {
+    public Object decodeWithoutMapper(String payloadType, byte[] payload, String channelId) throws IOException {
         Object event = fast(decodings.get(payloadType).shape(), payload, channelId);
         return event == OTHER_FORM ? null : event;
     }
@@ -185,7 +199,7 @@ final class ChannelEventDecoder {
                 return OTHER_FORM;
             }
         }
-        return shape.create().apply(values);
+        return shape.create(values);
     }
 
     private static boolean primitive(Kind kind) {
