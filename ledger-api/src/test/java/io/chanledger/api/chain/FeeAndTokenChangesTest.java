@@ -16,7 +16,6 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -170,16 +169,11 @@ class FeeAndTokenChangesTest extends LedgerIntegrationTest {
     }
 
     private List<String> export(String channelId) throws Exception {
-        Path file = dir.resolve("channel-" + System.nanoTime() + ".ndjson");
-        AuditCli.Result exported = AuditCli.run("export", "--channel", channelId, "--out", file.toString(),
-                "--spring.profiles.active=postgres", "--spring.datasource.url=" + databaseUrl);
-        assertThat(exported.status()).isZero();
-        return Files.readAllLines(file);
+        return AuditCli.exportChannel(dir, databaseUrl, channelId);
     }
 
     private AuditCli.Result verify(List<String> lines) throws Exception {
-        Path file = Files.write(dir.resolve("export-" + System.nanoTime() + ".ndjson"), lines);
-        return AuditCli.run("verify", file.toString(), "--contract", devnet().channelAddress(), "--chain-id", "137");
+        return AuditCli.verify(dir, lines, devnet().channelAddress());
     }
 
     private AuditCli.Result reconcile(String channelId) {

@@ -9,7 +9,6 @@ import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,16 +90,11 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
     }
 
     private List<String> export(String channelId) throws Exception {
-        Path file = dir.resolve("gateway-channel.ndjson");
-        AuditCli.Result exported = AuditCli.run("export", "--channel", channelId, "--out", file.toString(),
-                "--spring.profiles.active=postgres", "--spring.datasource.url=" + databaseUrl);
-        assertThat(exported.status()).isZero();
-        return Files.readAllLines(file);
+        return AuditCli.exportChannel(dir, databaseUrl, channelId);
     }
 
     private AuditCli.Result verify(List<String> lines) throws Exception {
-        Path file = Files.write(dir.resolve("export-" + System.nanoTime() + ".ndjson"), lines);
-        return AuditCli.run("verify", file.toString(), "--contract", devnet().channelAddress());
+        return AuditCli.verify(dir, lines, devnet().channelAddress());
     }
 
     private static int lastIndexOf(List<String> export, String type) {
