@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
 import { chargedTotal, explorerLink } from '../channel';
 import { baseUnits, formatUsdc, permille } from '../money';
@@ -32,8 +32,12 @@ export function ChannelPage({ channelId }: { channelId: string }) {
   const [explorer, setExplorer] = useState('https://polygonscan.com/tx/{txHash}');
   const [signedIn, setSignedIn] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // the anonymous load and the signed one after connecting can overlap: only the latest may set state
+  const latestLoad = useRef(0);
 
   const load = async (signed: boolean) => {
+    const loadNumber = ++latestLoad.current;
+    const current = () => loadNumber === latestLoad.current;
     setError(null);
     try {
       const headers = async (path: string) => {
@@ -43,12 +47,14 @@ export function ChannelPage({ channelId }: { channelId: string }) {
       };
       const channelPath = `/api/channels/${channelId}`;
       const eventsPath = `/api/channels/${channelId}/events`;
-      setChannel(await getJson<Channel>(channelPath, await headers(channelPath)));
+      const loaded = await getJson<Channel>(channelPath, await headers(channelPath));
       const history = await getJson<ChannelEvent[] | { events: ChannelEvent[] }>(eventsPath, await headers(eventsPath));
+      if (!current()) return;
+      setChannel(loaded);
       setEvents(Array.isArray(history) ? history : history.events ?? []);
       setSignedIn(signed);
     } catch (e) {
-      setError(errorText(e));
+      if (current()) setError(errorText(e));
     }
   };
   useEffect(() => {
