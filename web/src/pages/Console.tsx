@@ -131,11 +131,14 @@ function Replay({ auth }: { auth: Auth }) {
   const [status, setStatus] = useState<ReplayStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<number | null>(null);
+  // after "start", the status of the replay before it (or a poll still under way) must not show
+  const replaced = useRef<string | null>(null);
   const poll = async () => {
     try {
       const next = await getJson<ReplayStatus>('/api/admin/replay', auth);
-      setStatus(next);
-      const running = !['IDLE', 'COMPLETED', 'FAILED'].includes(next.state);
+      const stale = replaced.current !== null && next.startedAt === replaced.current;
+      if (!stale) setStatus(next);
+      const running = stale || !['IDLE', 'COMPLETED', 'FAILED'].includes(next.state);
       timer.current = running ? window.setTimeout(poll, 300) : null;
     } catch (e) {
       setError(errorText(e));
@@ -147,9 +150,12 @@ function Replay({ auth }: { auth: Auth }) {
   }, []);
   const start = async () => {
     setError(null);
+    replaced.current = status?.startedAt ?? null;
+    setStatus(null);
     try {
       await sendJson('POST', '/api/admin/replay', undefined, auth);
     } catch (e) {
+      replaced.current = null; // no new replay: the current status is the one to show
       setError(errorText(e));
     }
     if (timer.current) clearTimeout(timer.current);
