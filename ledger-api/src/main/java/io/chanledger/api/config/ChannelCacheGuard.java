@@ -4,6 +4,7 @@ import io.chanledger.domain.channel.ChannelCommand;
 import io.chanledger.projections.rebuild.EventTable;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,18 +45,15 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
 
     /**
      * Drops every cached channel of {@code channelIds} that is older than the store, and marks the
-     * current unit of work's root as checked for them. Returns the channels it dropped.
+     * current unit of work's root as checked for them.
      */
-    public Set<String> refresh(Collection<String> channelIds, UnitOfWork<?> unitOfWork) {
-        Set<String> dropped = refresh(channelIds);
-        unitOfWork.root().getOrComputeResource(CHECKED, key -> new LinkedHashSet<String>());
-        Set<String> checked = unitOfWork.root().getResource(CHECKED);
-        checked.addAll(channelIds);
-        return dropped;
+    public void refresh(Collection<String> channelIds, UnitOfWork<?> unitOfWork) {
+        refresh(channelIds);
+        unitOfWork.root().<Set<String>>getOrComputeResource(CHECKED, key -> new HashSet<>()).addAll(channelIds);
     }
 
-    /** Drops every cached channel of {@code channelIds} that is older than the store; returns them. */
-    public Set<String> refresh(Collection<String> channelIds) {
+    /** Drops every cached channel of {@code channelIds} that is older than the store. */
+    private void refresh(Collection<String> channelIds) {
         Map<String, Long> cached = new HashMap<>();
         for (String id : channelIds) {
             Long version = cache.cachedVersion(id);
@@ -64,7 +62,7 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
             }
         }
         if (cached.isEmpty()) {
-            return Set.of();
+            return;
         }
         Set<String> dropped = new LinkedHashSet<>();
         events.lastSequences(List.copyOf(cached.keySet())).forEach((id, latest) -> {
@@ -76,7 +74,6 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
         if (!dropped.isEmpty()) {
             log.debug("channels written by another instance, read again from the store: {}", dropped);
         }
-        return dropped;
     }
 
 

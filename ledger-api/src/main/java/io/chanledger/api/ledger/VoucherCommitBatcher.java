@@ -27,7 +27,6 @@ import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.common.lock.DeadlockException;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -209,7 +208,7 @@ class VoucherCommitBatcher {
     }
 
     private static boolean isLockConflict(Throwable failure) {
-        return failure instanceof DeadlockException || failure instanceof ConcurrencyException;
+        return failure instanceof DeadlockException || StorageConflicts.isConflict(failure);
     }
 
     @PreDestroy

@@ -1,5 +1,7 @@
 package io.chanledger.domain.channel;
 
+import static io.chanledger.domain.channel.MeteredChannel.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
@@ -18,47 +20,11 @@ import org.junit.jupiter.api.Test;
 /** The Channel aggregate's metering rules: vouchers that pay for requests at the provider gateway. */
 class ChannelMeteringTest {
 
-    private static final String CHANNEL = "0x823da9a7690a95c075e42809132b9efebb72c0f77beca597e756b6033b7c036a";
-    private static final String CONSUMER = "0x5315f457a01c71a5d7ee87da126af57e8cdeda47";
-    private static final String PROVIDER = "0x888a81f924fee3dd0be6367484caa4e91ad34a3f";
-    private static final BigInteger DEPOSIT = BigInteger.valueOf(10_000_000);
-    private static final long EXPIRY = 1_700_086_400L;
-    private static final long NOW = EXPIRY - 3_600;
-    private static final long HOLD_UNTIL = NOW + 600;
-    private static final ChainRef OPEN_REF = new ChainRef(100, "0x" + "0".repeat(63) + "1", "0x" + "0".repeat(63) + "2", 0);
-    private static final String SIG = "0x" + "ab".repeat(65);
-
     private FixtureConfiguration<ChannelAggregate> fixture;
 
     @BeforeEach
     void setUp() {
         fixture = new AggregateTestFixture<>(ChannelAggregate.class);
-    }
-
-    private static BigInteger units(long value) {
-        return BigInteger.valueOf(value);
-    }
-
-    private static ChannelOpened opened() {
-        return new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, EXPIRY, OPEN_REF, false, BigInteger.ZERO);
-    }
-
-    private static AcceptVoucher paying(long amount, long nonce, long hold) {
-        return paying(amount, nonce, hold, NOW);
-    }
-
-    private static AcceptVoucher paying(long amount, long nonce, long hold, long at) {
-        return new AcceptVoucher(CHANNEL, units(amount), units(nonce), SIG, CONSUMER, at,
-                new MeteredRequest(units(hold), at + 600, PROVIDER));
-    }
-
-    private static VoucherAccepted held(long amount, long nonce, long increment, long hold, long chargedTotal) {
-        return new VoucherAccepted(CHANNEL, units(amount), units(nonce), SIG, units(increment), NOW, units(hold),
-                HOLD_UNTIL, units(chargedTotal));
-    }
-
-    private static RequestSettled settled(long nonce, long cost, long charged, long total) {
-        return new RequestSettled(CHANNEL, units(nonce), units(cost), units(charged), units(total), NOW + 5);
     }
 
     private static SettleRequest settle(long nonce, long cost) {
@@ -153,8 +119,6 @@ class ChannelMeteringTest {
                         new CloseAuthorized(CHANNEL, units(30_000), SIG)),
                 paying(200_000, 2, 40_000), VoucherRejection.CHANNEL_CLOSING);
     }
-
-    private static final long EXPOSURE = MeteredRequest.DEFAULT_CLOSE_EXPOSURE.longValueExact();
 
     private static CloseAuthorized unprovenClose(long amount) {
         return new CloseAuthorized(CHANNEL, units(amount), SIG, false);
