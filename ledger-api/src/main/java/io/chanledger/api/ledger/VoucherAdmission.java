@@ -5,7 +5,6 @@ import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.MeteredRequest;
-import io.chanledger.domain.channel.OpenChannelProvisionally;
 import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SettleRequest;
@@ -26,7 +25,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
@@ -94,15 +92,18 @@ public class VoucherAdmission {
                     "the signature is not one the channel contract accepts: " + reason.code());
         }
         String signer = ((SignatureVerdict.Recovered) verdict).signer();
-        long now = clock.instant().getEpochSecond();
+        AcceptVoucher command = voucher.toCommand(signer, clock.instant().getEpochSecond(), request);
         try {
-            return accept(voucher.toCommand(signer, now, request));
-        } catch (AggregateNotFoundException unknown) {
-            if (!openFromContract(voucher.channelId())) {
-                throw new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
-                        "no channel " + voucher.channelId() + " is known to the ledger or the contract");
+            return accept(command);
+        } catch (VoucherRejectedException rejection) {
+            if (rejection.reason() != VoucherRejection.CHANNEL_NOT_FOUND) {
+                throw rejection;
             }
-            return accept(voucher.toCommand(signer, now, request));
+            // not recorded yet (the listener waits for finality): the contract's view decides
+            ChannelLookup.OnChainChannel onChain = lookUp(voucher.channelId()).orElseThrow(() ->
+                    new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
+                            "no channel " + voucher.channelId() + " is known to the ledger or the contract"));
+            return accept(command.openingFrom(onChain));
         }
     }
 
@@ -139,14 +140,8 @@ public class VoucherAdmission {
         }
     }
 
-    private boolean openFromContract(String channelId) {
+    private Optional<ChannelLookup.OnChainChannel> lookUp(String channelId) {
         ChannelLookup lookup = channelLookup.getIfAvailable();
-        if (lookup == null) {
-            return false;
-        }
-        Optional<ChannelLookup.OnChainChannel> found = lookup.find(channelId);
-        found.ifPresent(channel -> commands.sendAndWait(new OpenChannelProvisionally(channelId, channel.consumer(),
-                channel.provider(), channel.deposit(), channel.claimed(), channel.expiry(), channel.blockNumber())));
-        return found.isPresent();
+        return lookup == null ? Optional.empty() : lookup.find(channelId);
     }
 }

@@ -3,7 +3,6 @@ package io.chanledger.domain.channel;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.chanledger.domain.chain.ChainRef;
-import io.chanledger.domain.money.Uint256;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import org.axonframework.commandhandling.CommandHandler;
@@ -11,6 +10,7 @@ import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.CreationPolicy;
+import org.axonframework.serialization.Revision;
 
 /**
  * One payment channel, identified by its on-chain {@code channelId}. Decides which vouchers the
@@ -18,6 +18,7 @@ import org.axonframework.modelling.command.CreationPolicy;
  * Handlers guard, then apply; only the event sourcing handlers assign state. Time and signer
  * identity always come in the command, so replaying the events gives the same channel.
  */
+@Revision("2")
 class ChannelAggregate {
 
     /** Accepted vouchers remembered by nonce, so a re-sent voucher gets its first answer back. */
@@ -25,33 +26,25 @@ class ChannelAggregate {
 
     @AggregateIdentifier
     private String channelId;
-    private String consumer;
-    private String provider;
-    private BigInteger deposit;
-    private long expiry;
-    private ChannelStatus status;
-    private boolean provisional;
-    private BigInteger highestAmount = BigInteger.ZERO;
-    private BigInteger highestNonce;
-    private BigInteger claimed = BigInteger.ZERO;
-    private BigInteger claimedAtOpen = BigInteger.ZERO;
+    /** The channel as every reader of its events sees it: the one fold, {@link ChannelState#apply}. */
+    private ChannelState state;
+    /*
+     * What only the decisions need, kept beside the fold: the chain's position of the last fact
+     * recorded (a log seen again is not applied twice), the claims the chain reported when a
+     * channel was opened from a lookup (before their logs are recorded), the amount of a close
+     * the consumer asked for (no more requests are paid for after it), and recent vouchers.
+     */
     private ChainRef lastChainRef;
-    /** The amount of a close authorization asked for by the consumer: no more requests are paid for. */
-    private BigInteger authorizedCloseAmount;
+    private BigInteger claimedAtOpen = BigInteger.ZERO;
+    private BigInteger closeAskedByConsumer;
     /**
      * Amounts of close authorizations handed out on requests that did not prove they came from
      * the consumer, while the contract would still honour them (not below the claimed total).
      */
     private UnprovenCloses unprovenCloses = new UnprovenCloses();
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
-    private BigInteger chargedTotal = BigInteger.ZERO;
-    /** Unsettled requests of metered vouchers, by voucher nonce. */
-    private LinkedHashMap<BigInteger, RequestHold> holds = new LinkedHashMap<>();
 
     record AcceptedTerms(BigInteger amount, BigInteger increment) {
-    }
-
-    record RequestHold(BigInteger amount, long until) {
     }
 
     ChannelAggregate() {
@@ -64,7 +57,7 @@ class ChannelAggregate {
         if (channelId == null) {
             apply(new ChannelOpened(command.channelId(), command.consumer(), command.provider(),
                     command.deposit(), command.expiry(), command.chainRef(), false, BigInteger.ZERO));
-        } else if (provisional) {
+        } else if (state.provisional()) {
             apply(new ChannelOpenConfirmed(command.channelId(), command.consumer(), command.provider(),
                     command.deposit(), command.expiry(), command.chainRef()));
         } else if (command.chainRef().isAfter(lastChainRef)) {
@@ -73,39 +66,38 @@ class ChannelAggregate {
         // otherwise the open log was applied before: nothing new to record
     }
 
+    /**
+     * A voucher for a channel the ledger has not recorded is refused, unless the command carries
+     * the contract's view of it: the channel is then opened provisionally from that view (the
+     * claims the contract paid out are a floor for later vouchers) and the voucher judged in the
+     * same decision, one commit.
+     */
     @CommandHandler
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
-    void handle(OpenChannelProvisionally command) {
-        if (channelId != null) {
-            return; // the ledger already knows the channel; the lookup adds nothing
-        }
-        apply(new ChannelOpened(command.channelId(), command.consumer(), command.provider(),
-                command.deposit(), command.expiry(), null, true, command.claimed()));
-    }
-
-    @CommandHandler
     VoucherReceipt handle(AcceptVoucher command) {
+        if (state == null) {
+            ChannelLookup.OnChainChannel onChain = command.openingFromContract();
+            if (onChain == null) {
+                throw rejection(VoucherRejection.CHANNEL_NOT_FOUND, "the ledger has no channel " + command.channelId());
+            }
+            apply(new ChannelOpened(command.channelId(), onChain.consumer(), onChain.provider(), onChain.deposit(),
+                    onChain.expiry(), null, true, onChain.claimed()));
+        }
         BigInteger amount = command.amount();
         BigInteger nonce = command.nonce();
-        if (!isUint256(amount) || !isUint256(nonce)) {
-            throw rejection(VoucherRejection.INVALID_VOUCHER_FORMAT, "amount and nonce must be uint256 values");
+        if (command.metered() && !command.metering().provider().equalsIgnoreCase(state.provider())) {
+            throw rejection(VoucherRejection.WRONG_PROVIDER, "channel " + channelId + " is opened to "
+                    + state.provider() + ", not to " + command.metering().provider());
         }
-        if (command.metered() && !command.metering().provider().equalsIgnoreCase(provider)) {
-            throw rejection(VoucherRejection.WRONG_PROVIDER, "channel " + channelId + " is opened to " + provider
-                    + ", not to " + command.metering().provider());
-        }
-        if (status == ChannelStatus.CLOSED) {
+        if (state.status() == ChannelStatus.CLOSED) {
             throw rejection(VoucherRejection.CHANNEL_CLOSED, "channel " + channelId + " is closed");
         }
-        if (status == ChannelStatus.EXPIRED || command.receivedAt() >= expiry) {
-            throw rejection(VoucherRejection.CHANNEL_EXPIRED, "channel " + channelId + " expired at " + expiry);
+        if (state.status() == ChannelStatus.EXPIRED || command.receivedAt() >= state.expiry()) {
+            throw rejection(VoucherRejection.CHANNEL_EXPIRED, "channel " + channelId + " expired at " + state.expiry());
         }
-        if (command.signer() == null || command.signature() == null) {
-            throw rejection(VoucherRejection.INVALID_SIGNATURE, "the voucher carries no valid signature");
-        }
-        if (!command.signer().equalsIgnoreCase(consumer)) {
+        if (!command.signer().equalsIgnoreCase(state.consumer())) {
             throw rejection(VoucherRejection.WRONG_SIGNER,
-                    "signed by " + command.signer() + ", not by the channel's consumer " + consumer);
+                    "signed by " + command.signer() + ", not by the channel's consumer " + state.consumer());
         }
         if (command.metered()) {
             return acceptMetered(command);
@@ -114,20 +106,20 @@ class ChannelAggregate {
         if (earlier != null && earlier.amount().equals(amount)) {
             return receipt(amount, nonce, earlier.increment(), true);
         }
-        if (amount.compareTo(deposit) > 0) {
+        if (amount.compareTo(state.deposit()) > 0) {
             throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
-                    "amount " + amount + " exceeds the deposit " + deposit);
+                    "amount " + amount + " exceeds the deposit " + state.deposit());
         }
-        BigInteger floor = highestAmount.max(claimed).max(claimedAtOpen);
+        BigInteger floor = state.highestAmount().max(state.claimed()).max(claimedAtOpen);
         if (amount.compareTo(floor) <= 0) {
             throw rejection(VoucherRejection.AMOUNT_NOT_INCREASING,
                     "amount " + amount + " is not above the highest accepted or claimed amount " + floor);
         }
-        if (highestNonce != null && nonce.compareTo(highestNonce) <= 0) {
+        if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
-                    "nonce " + nonce + " is not above the last accepted nonce " + highestNonce);
+                    "nonce " + nonce + " is not above the last accepted nonce " + state.highestNonce());
         }
-        BigInteger increment = amount.subtract(highestAmount);
+        BigInteger increment = amount.subtract(state.highestAmount());
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, command.receivedAt()));
         return receipt(amount, nonce, increment, false);
     }
@@ -142,9 +134,9 @@ class ChannelAggregate {
         BigInteger amount = command.amount();
         BigInteger nonce = command.nonce();
         long now = command.receivedAt();
-        if (authorizedCloseAmount != null) {
+        if (closeAskedByConsumer != null) {
             throw rejection(VoucherRejection.CHANNEL_CLOSING, "the provider authorised the close of channel "
-                    + channelId + " at " + authorizedCloseAmount + "; open a new channel");
+                    + channelId + " at " + closeAskedByConsumer + "; open a new channel");
         }
         checkCloseExposure(command);
         AcceptedTerms earlier = recentVouchers.get(nonce);
@@ -152,27 +144,30 @@ class ChannelAggregate {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
                     "voucher " + nonce + " already paid for a request; sign the next nonce");
         }
-        if (highestNonce != null && nonce.compareTo(highestNonce) <= 0) {
+        if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
-                    "nonce " + nonce + " is not above the last accepted nonce " + highestNonce);
+                    "nonce " + nonce + " is not above the last accepted nonce " + state.highestNonce());
         }
-        if (amount.compareTo(deposit) > 0) {
+        if (amount.compareTo(state.deposit()) > 0) {
             throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
-                    "amount " + amount + " exceeds the deposit " + deposit);
+                    "amount " + amount + " exceeds the deposit " + state.deposit());
         }
         BigInteger hold = command.metering().hold();
-        BigInteger held = heldAt(now, null);
-        BigInteger required = chargedTotal.add(held).add(hold).max(highestAmount).max(claimed).max(claimedAtOpen);
+        BigInteger held = state.heldAt(now);
+        BigInteger charged = state.chargedTotal();
+        BigInteger required = charged.add(held).add(hold)
+                .max(state.highestAmount()).max(state.claimed()).max(claimedAtOpen);
         if (amount.compareTo(required) < 0) {
             throw new VoucherRejectedException(VoucherRejection.INSUFFICIENT_FUNDS, "amount " + amount
-                    + " does not cover the charged " + chargedTotal + ", the running requests' " + held
-                    + " and this request's " + hold, required, hold, chargedTotal, amount.subtract(chargedTotal));
+                    + " does not cover the charged " + charged + ", the running requests' " + held
+                    + " and this request's " + hold, required, hold, charged, amount.subtract(charged));
         }
-        BigInteger increment = amount.subtract(highestAmount);
+        BigInteger increment = amount.subtract(state.highestAmount());
+        BigInteger deposit = state.deposit();
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
-                command.metering().holdUntil(), chargedTotal));
+                command.metering().holdUntil(), charged));
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
-                ChannelStatus.OPEN, false, chargedTotal, hold, amount.subtract(chargedTotal).subtract(held));
+                ChannelStatus.OPEN, false, charged, hold, amount.subtract(charged).subtract(held));
     }
 
     /**
@@ -188,8 +183,8 @@ class ChannelAggregate {
         if (floor == null) {
             return;
         }
-        BigInteger exposure = chargedTotal.add(heldAt(command.receivedAt(), null)).add(command.metering().hold())
-                .subtract(floor);
+        BigInteger exposure = state.chargedTotal().add(state.heldAt(command.receivedAt()))
+                .add(command.metering().hold()).subtract(floor);
         if (exposure.compareTo(command.metering().closeExposure()) > 0) {
             throw rejection(VoucherRejection.CLAIM_PENDING, "a close authorization of channel " + channelId + " at "
                     + floor + " is outstanding; requests above it by more than "
@@ -207,12 +202,13 @@ class ChannelAggregate {
         if (cost == null || cost.signum() < 0) {
             throw new IllegalArgumentException("a request's cost is a non-negative amount");
         }
-        if (!holds.containsKey(command.nonce())) {
-            return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, chargedTotal, deposit,
-                    deposit.subtract(chargedTotal), false);
+        BigInteger deposit = state.deposit();
+        if (!state.holds().containsKey(command.nonce())) {
+            return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, state.chargedTotal(),
+                    deposit, deposit.subtract(state.chargedTotal()), false);
         }
         BigInteger charged = cost.min(roomOf(command.nonce(), command.settledAt(), command.closeExposure()));
-        BigInteger total = chargedTotal.add(charged);
+        BigInteger total = state.chargedTotal().add(charged);
         apply(new RequestSettled(channelId, command.nonce(), cost, charged, total, command.settledAt()));
         return new RequestSettlement(channelId, command.nonce(), cost, charged, total, deposit, deposit.subtract(total),
                 true);
@@ -225,7 +221,7 @@ class ChannelAggregate {
      */
     @CommandHandler
     BigInteger handle(RaiseHold command) {
-        RequestHold current = holds.get(command.nonce());
+        ChannelState.Hold current = state.holds().get(command.nonce());
         if (current == null) {
             return BigInteger.ZERO;
         }
@@ -245,24 +241,13 @@ class ChannelAggregate {
      * than {@code closeExposure} above it, less those holds.
      */
     private BigInteger roomOf(BigInteger nonce, long now, BigInteger closeExposure) {
-        BigInteger others = heldAt(now, nonce);
-        BigInteger room = highestAmount.subtract(chargedTotal).subtract(others);
+        BigInteger others = state.heldAt(now, nonce);
+        BigInteger room = state.highestAmount().subtract(state.chargedTotal()).subtract(others);
         BigInteger floor = unprovenCloses.floor();
         if (floor != null) {
-            room = room.min(floor.add(closeExposure).subtract(chargedTotal).subtract(others));
+            room = room.min(floor.add(closeExposure).subtract(state.chargedTotal()).subtract(others));
         }
         return room.max(BigInteger.ZERO);
-    }
-
-    /** What unsettled requests hold at {@code now}, leaving out the request of voucher {@code except}. */
-    private BigInteger heldAt(Long now, BigInteger except) {
-        BigInteger held = BigInteger.ZERO;
-        for (var entry : holds.entrySet()) {
-            if (!entry.getKey().equals(except) && (now == null || entry.getValue().until() > now)) {
-                held = held.add(entry.getValue().amount());
-            }
-        }
-        return held;
     }
 
     @CommandHandler
@@ -270,7 +255,7 @@ class ChannelAggregate {
         if (!command.chainRef().isAfter(lastChainRef)) {
             return; // this log was already applied
         }
-        if (status == ChannelStatus.CLOSED) {
+        if (state.status() == ChannelStatus.CLOSED) {
             throw new ChainFactConflictException("claim on closed channel " + channelId);
         }
         BigInteger payout = command.payout();
@@ -278,24 +263,24 @@ class ChannelAggregate {
         if (payout.signum() <= 0 || fee.signum() < 0 || fee.compareTo(payout) > 0) {
             throw new ChainFactConflictException("claim of " + payout + " with fee " + fee + " is not a valid payout");
         }
-        BigInteger total = claimed.add(payout);
-        if (total.compareTo(deposit) > 0) {
+        BigInteger total = state.claimed().add(payout);
+        if (total.compareTo(state.deposit()) > 0) {
             throw new ChainFactConflictException(
-                    "claims of " + total + " would exceed the deposit " + deposit + " of " + channelId);
+                    "claims of " + total + " would exceed the deposit " + state.deposit() + " of " + channelId);
         }
-        apply(new ChannelClaimed(channelId, provider, payout, fee, total, command.chainRef()));
+        apply(new ChannelClaimed(channelId, state.provider(), payout, fee, total, command.chainRef()));
     }
 
     @CommandHandler
     void handle(ExpireChannel command) {
-        if (status != ChannelStatus.OPEN) {
+        if (state.status() != ChannelStatus.OPEN) {
             return; // already expired or closed: nothing to record
         }
-        if (command.chainTime() < expiry) {
+        if (command.chainTime() < state.expiry()) {
             throw new ChainFactConflictException("chain time " + command.chainTime()
-                    + " has not reached the expiry " + expiry + " of " + channelId);
+                    + " has not reached the expiry " + state.expiry() + " of " + channelId);
         }
-        apply(new ChannelExpired(channelId, expiry, command.chainTime(), command.blockNumber()));
+        apply(new ChannelExpired(channelId, state.expiry(), command.chainTime(), command.blockNumber()));
     }
 
     @CommandHandler
@@ -303,10 +288,10 @@ class ChannelAggregate {
         if (!command.chainRef().isAfter(lastChainRef)) {
             return;
         }
-        if (status == ChannelStatus.CLOSED) {
+        if (state.status() == ChannelStatus.CLOSED) {
             throw new ChainFactConflictException("channel " + channelId + " closed twice");
         }
-        BigInteger expectedRefund = deposit.subtract(claimed);
+        BigInteger expectedRefund = state.deposit().subtract(state.claimed());
         if (!expectedRefund.equals(command.refund())) {
             throw new ChainFactConflictException("refund " + command.refund() + " of " + channelId
                     + " differs from deposit minus claimed, " + expectedRefund);
@@ -317,23 +302,24 @@ class ChannelAggregate {
     @CommandHandler
     void handle(AuthorizeClose command) {
         BigInteger finalAmount = command.finalAmount();
-        if (status == ChannelStatus.CLOSED) {
+        if (state.status() == ChannelStatus.CLOSED) {
             throw new CloseAuthorizationRejectedException("channel " + channelId + " is closed");
         }
-        if (finalAmount.compareTo(claimed) < 0 || finalAmount.compareTo(deposit) > 0) {
+        if (finalAmount.compareTo(state.claimed()) < 0 || finalAmount.compareTo(state.deposit()) > 0) {
             throw new CloseAuthorizationRejectedException("final amount " + finalAmount
-                    + " must lie between the claimed " + claimed + " and the deposit " + deposit);
+                    + " must lie between the claimed " + state.claimed() + " and the deposit " + state.deposit());
         }
-        if (finalAmount.compareTo(chargedTotal) < 0) {
+        if (finalAmount.compareTo(state.chargedTotal()) < 0) {
             throw new CloseAuthorizationRejectedException("final amount " + finalAmount
-                    + " is below what the channel was charged, " + chargedTotal);
+                    + " is below what the channel was charged, " + state.chargedTotal());
         }
-        BigInteger running = heldAt(command.requestedAt(), null);
+        // without the time of the request, every unsettled hold counts as running
+        BigInteger running = state.heldAt(command.requestedAt() == null ? Long.MIN_VALUE : command.requestedAt());
         if (running.signum() > 0) {
             throw new CloseAuthorizationRejectedException("requests on channel " + channelId
                     + " are still running; their cost is not known yet");
         }
-        if (finalAmount.equals(authorizedCloseAmount)
+        if (finalAmount.equals(closeAskedByConsumer)
                 || (!command.byConsumer() && unprovenCloses.contains(finalAmount))) {
             return;
         }
@@ -341,86 +327,46 @@ class ChannelAggregate {
     }
 
     @EventSourcingHandler
-    void on(ChannelOpened event) {
-        channelId = event.channelId();
-        consumer = event.consumer();
-        provider = event.provider();
-        deposit = event.deposit();
-        expiry = event.expiry();
-        status = ChannelStatus.OPEN;
-        provisional = event.provisional();
-        claimedAtOpen = event.claimedAtOpen();
-        lastChainRef = event.chainRef();
-    }
-
-    @EventSourcingHandler
-    void on(ChannelOpenConfirmed event) {
-        consumer = event.consumer();
-        provider = event.provider();
-        deposit = event.deposit();
-        expiry = event.expiry();
-        provisional = false;
-        lastChainRef = event.chainRef();
-    }
-
-    @EventSourcingHandler
-    void on(VoucherAccepted event) {
-        highestAmount = event.amount();
-        highestNonce = event.nonce();
-        recentVouchers.put(event.nonce(), new AcceptedTerms(event.amount(), event.increment()));
-        if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
-            recentVouchers.remove(recentVouchers.keySet().iterator().next());
+    void on(ChannelEvent event) {
+        state = state == null ? ChannelState.opening(event) : state.apply(event);
+        switch (event) {
+            case ChannelOpened e -> {
+                channelId = e.channelId();
+                claimedAtOpen = e.claimedAtOpen();
+                lastChainRef = e.chainRef();
+            }
+            case ChannelOpenConfirmed e -> lastChainRef = e.chainRef();
+            case VoucherAccepted e -> {
+                recentVouchers.put(e.nonce(), new AcceptedTerms(e.amount(), e.increment()));
+                if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
+                    recentVouchers.remove(recentVouchers.keySet().iterator().next());
+                }
+            }
+            case ChannelClaimed e -> {
+                unprovenCloses.claimed(e.totalClaimed());
+                lastChainRef = e.chainRef();
+            }
+            case ChannelClosed e -> lastChainRef = e.chainRef();
+            case CloseAuthorized e -> {
+                if (e.stopsPayments()) {
+                    closeAskedByConsumer = e.finalAmount();
+                } else {
+                    unprovenCloses.authorized(e);
+                }
+            }
+            case HoldRaised e -> {
+            }
+            case RequestSettled e -> {
+            }
+            case ChannelExpired e -> {
+            }
         }
-        if (event.metered()) {
-            holds.put(event.nonce(), new RequestHold(event.hold(), event.holdUntil() == null ? 0 : event.holdUntil()));
-        }
-    }
-
-    @EventSourcingHandler
-    void on(HoldRaised event) {
-        holds.computeIfPresent(event.nonce(), (nonce, hold) -> new RequestHold(event.hold(), hold.until()));
-    }
-
-    @EventSourcingHandler
-    void on(RequestSettled event) {
-        holds.remove(event.nonce());
-        chargedTotal = event.chargedTotal();
-    }
-
-    @EventSourcingHandler
-    void on(ChannelClaimed event) {
-        claimed = event.totalClaimed();
-        unprovenCloses.claimed(claimed);
-        lastChainRef = event.chainRef();
-    }
-
-    @EventSourcingHandler
-    void on(ChannelExpired event) {
-        status = ChannelStatus.EXPIRED;
-    }
-
-    @EventSourcingHandler
-    void on(ChannelClosed event) {
-        status = ChannelStatus.CLOSED;
-        lastChainRef = event.chainRef();
-    }
-
-    @EventSourcingHandler
-    void on(CloseAuthorized event) {
-        if (!event.stopsPayments()) {
-            unprovenCloses.authorized(event);
-            return;
-        }
-        authorizedCloseAmount = event.finalAmount();
     }
 
     private VoucherReceipt receipt(BigInteger amount, BigInteger nonce, BigInteger increment, boolean duplicate) {
+        BigInteger deposit = state.deposit();
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
                 ChannelStatus.OPEN, duplicate);
-    }
-
-    private static boolean isUint256(BigInteger value) {
-        return value != null && value.signum() >= 0 && value.compareTo(Uint256.MAX) <= 0;
     }
 
     private static VoucherRejectedException rejection(VoucherRejection reason, String detail) {

@@ -6,7 +6,7 @@ package io.chanledger.domain.channel;
  * first make sure its cached copy of the channel is as new as the store.
  */
 public sealed interface ChannelCommand
-        permits OpenChannel, OpenChannelProvisionally, AcceptVoucher, SettleRequest, RaiseHold, RecordClaim,
+        permits OpenChannel, AcceptVoucher, SettleRequest, RaiseHold, RecordClaim,
         ExpireChannel, RecordClose, AuthorizeClose {
 
     String channelId();

@@ -107,10 +107,15 @@ public record ChannelState(
 
     /** What running requests hold at {@code nowEpochSeconds}: the holds not settled and not lapsed. */
     public BigInteger heldAt(long nowEpochSeconds) {
+        return heldAt(nowEpochSeconds, null);
+    }
+
+    /** {@link #heldAt(long)}, leaving out the request of voucher {@code exceptNonce} (null: none). */
+    public BigInteger heldAt(long nowEpochSeconds, BigInteger exceptNonce) {
         BigInteger held = BigInteger.ZERO;
-        for (Hold hold : holds.values()) {
-            if (hold.until() > nowEpochSeconds) {
-                held = held.add(hold.amount());
+        for (var entry : holds.entrySet()) {
+            if (entry.getValue().until() > nowEpochSeconds && !entry.getKey().equals(exceptNonce)) {
+                held = held.add(entry.getValue().amount());
             }
         }
         return held;

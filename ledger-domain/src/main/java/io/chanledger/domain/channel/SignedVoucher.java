@@ -12,20 +12,32 @@ import java.util.Locale;
 /**
  * A voucher as presented in {@code X-CHAN-Voucher}, parsed strictly: a bytes32 channel id,
  * decimal uint256 amount and nonce, and a hex signature (its length is judged by the signature
- * rule, not here, so a 64- or 66-byte signature is an invalid signature, as on-chain).
+ * rule, not here, so a 64- or 66-byte signature is an invalid signature, as on-chain). The one
+ * place these are checked: a voucher that exists is well formed, wherever it travels.
  */
 public record SignedVoucher(String channelId, BigInteger amount, BigInteger nonce, byte[] signature) {
 
-    /** Hex signatures longer than this cannot be 65 bytes; reading them further is pointless. */
-    private static final int MAX_SIGNATURE_HEX = 2 + 2 * 1024;
+    /** Signatures longer than this cannot be 65 bytes; reading them further is pointless. */
+    private static final int MAX_SIGNATURE_BYTES = 1024;
 
-    public static SignedVoucher parse(String channelId, String amount, String nonce, String signature) {
+    /** Throws {@link VoucherRejectedException} ({@code invalid_voucher_format}) for a malformed voucher. */
+    public SignedVoucher {
         if (channelId == null || !Hex.isBytes32(channelId)) {
             throw format("channelId must be 0x followed by 64 hex digits");
         }
+        channelId = channelId.toLowerCase(Locale.ROOT);
+        if (!Uint256.fits(amount) || !Uint256.fits(nonce)) {
+            throw format("amount and nonce must be uint256 values");
+        }
+        if (signature == null || signature.length > MAX_SIGNATURE_BYTES) {
+            throw format("signature must be 0x-prefixed hex of 65 bytes");
+        }
+    }
+
+    public static SignedVoucher parse(String channelId, String amount, String nonce, String signature) {
         BigInteger parsedAmount = uint256("amount", amount);
         BigInteger parsedNonce = uint256("nonce", nonce);
-        if (signature == null || signature.length() > MAX_SIGNATURE_HEX) {
+        if (signature == null || signature.length() > 2 + 2 * MAX_SIGNATURE_BYTES) {
             throw format("signature must be 0x-prefixed hex of 65 bytes");
         }
         byte[] signatureBytes;
@@ -34,7 +46,7 @@ public record SignedVoucher(String channelId, BigInteger amount, BigInteger nonc
         } catch (IllegalArgumentException e) {
             throw format("signature: " + e.getMessage());
         }
-        return new SignedVoucher(channelId.toLowerCase(Locale.ROOT), parsedAmount, parsedNonce, signatureBytes);
+        return new SignedVoucher(channelId, parsedAmount, parsedNonce, signatureBytes);
     }
 
     /** Applies the contract's signature rule to this voucher's EIP-712 digest. */
@@ -54,7 +66,7 @@ public record SignedVoucher(String channelId, BigInteger amount, BigInteger nonc
 
     /** The command for a voucher that pays for {@code request} at the provider gateway (null: a plain voucher). */
     public AcceptVoucher toCommand(String signer, long receivedAt, MeteredRequest request) {
-        return new AcceptVoucher(channelId, amount, nonce, signatureHex(), signer, receivedAt, request);
+        return new AcceptVoucher(this, signer, receivedAt, request, null);
     }
 
     private static BigInteger uint256(String field, String text) {

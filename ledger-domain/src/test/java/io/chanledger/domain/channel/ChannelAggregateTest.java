@@ -1,10 +1,11 @@
 package io.chanledger.domain.channel;
 
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
-import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.axonframework.test.aggregate.TestExecutor;
@@ -83,10 +84,29 @@ class ChannelAggregateTest {
     }
 
     @Test
-    void aLookupOfAKnownChannelRecordsNothing() {
+    void theContractsViewOfAKnownChannelAddsNothing() {
         fixture.given(opened())
-                .when(new OpenChannelProvisionally(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, BigInteger.ZERO, EXPIRY, 120))
-                .expectNoEvents();
+                .when(voucher(250_000, 1).openingFrom(onChain(BigInteger.ZERO)))
+                .expectEvents(accepted(250_000, 1, 250_000));
+    }
+
+    @Test
+    void aVoucherForAChannelOnlyTheContractKnowsOpensItAndIsJudgedInOneDecision() {
+        fixture.givenNoPriorActivity()
+                .when(voucher(400_000, 1).openingFrom(onChain(units(300_000))))
+                .expectEvents(new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, DEPOSIT, EXPIRY, null, true,
+                                units(300_000)),
+                        accepted(400_000, 1, 400_000));
+    }
+
+    @Test
+    void aVoucherForAChannelOnlyTheContractKnowsMustExceedWhatTheContractPaidOut() {
+        rejects(fixture.givenNoPriorActivity(), voucher(300_000, 1).openingFrom(onChain(units(300_000))),
+                VoucherRejection.AMOUNT_NOT_INCREASING);
+    }
+
+    private static ChannelLookup.OnChainChannel onChain(BigInteger claimed) {
+        return new ChannelLookup.OnChainChannel(CONSUMER, PROVIDER, DEPOSIT, claimed, EXPIRY, 120);
     }
 
     @Test
@@ -123,21 +143,20 @@ class ChannelAggregateTest {
 
     @Test
     void unknownChannelAcceptsNoVoucher() {
-        fixture.givenNoPriorActivity()
-                .when(voucher(1, 1))
-                .expectException(AggregateNotFoundException.class);
+        rejects(fixture.givenNoPriorActivity(), voucher(1, 1), VoucherRejection.CHANNEL_NOT_FOUND);
     }
 
     @Test
-    void rejectsANegativeAmountAsInvalidFormat() {
-        rejects(fixture.given(opened()), new AcceptVoucher(CHANNEL, units(-1), units(1), SIG, CONSUMER, BEFORE_EXPIRY),
-                VoucherRejection.INVALID_VOUCHER_FORMAT);
+    void aVoucherWithANegativeAmountCannotExist() {
+        assertEquals(VoucherRejection.INVALID_VOUCHER_FORMAT, assertThrows(VoucherRejectedException.class,
+                () -> new AcceptVoucher(CHANNEL, units(-1), units(1), SIG, CONSUMER, BEFORE_EXPIRY)).reason());
     }
 
     @Test
-    void rejectsANonceAboveUint256AsInvalidFormat() {
-        rejects(fixture.given(opened()), new AcceptVoucher(CHANNEL, units(1), BigInteger.ONE.shiftLeft(256), SIG, CONSUMER, BEFORE_EXPIRY),
-                VoucherRejection.INVALID_VOUCHER_FORMAT);
+    void aVoucherWithANonceAboveUint256CannotExist() {
+        assertEquals(VoucherRejection.INVALID_VOUCHER_FORMAT, assertThrows(VoucherRejectedException.class,
+                () -> new AcceptVoucher(CHANNEL, units(1), BigInteger.ONE.shiftLeft(256), SIG, CONSUMER,
+                        BEFORE_EXPIRY)).reason());
     }
 
     @Test
@@ -165,9 +184,9 @@ class ChannelAggregateTest {
     }
 
     @Test
-    void rejectsAVoucherWithoutARecoveredSigner() {
-        rejects(fixture.given(opened()),
-                new AcceptVoucher(CHANNEL, units(1), units(1), SIG, null, BEFORE_EXPIRY), VoucherRejection.INVALID_SIGNATURE);
+    void aVoucherIsNotJudgedWithoutARecoveredSigner() {
+        assertThrows(NullPointerException.class,
+                () -> new AcceptVoucher(CHANNEL, units(1), units(1), SIG, null, BEFORE_EXPIRY));
     }
 
     @Test

@@ -131,4 +131,19 @@ class ChannelHoldTest {
         assertThat(refused.hold()).isEqualTo(units(7_000));
         assertThat(refused.charged()).isEqualTo(units(90_000));
     }
+
+    /**
+     * A hold that lapsed before the channel's next voucher is gone with that voucher, in the
+     * aggregate as in every reader of the events: its request, settled late, is not charged.
+     */
+    @Test
+    void aRequestWhoseHoldLapsedBeforeTheNextVoucherIsNotCharged() {
+        VoucherAccepted afterTheLapse = new VoucherAccepted(CHANNEL, units(200_000), units(2), SIG, units(100_000),
+                HOLD_UNTIL + 1, units(5_000), HOLD_UNTIL + 601, units(0));
+        fixture.given(opened(), held(100_000, 1, 100_000, 5_000, 0), afterTheLapse)
+                .when(new SettleRequest(CHANNEL, units(1), units(4_000), HOLD_UNTIL + 2))
+                .expectNoEvents()
+                .expectResultMessagePayload(new RequestSettlement(CHANNEL, units(1), units(4_000), units(0),
+                        units(0), DEPOSIT, DEPOSIT, false));
+    }
 }

@@ -2,6 +2,8 @@ package io.chanledger.domain.channel;
 
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
@@ -11,6 +13,14 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
+import org.axonframework.common.caching.NoCache;
+import org.axonframework.config.DefaultConfigurer;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jpa.SnapshotEventEntry;
+import org.axonframework.eventsourcing.snapshotting.SnapshotFilter;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.hamcrest.FeatureMatcher;
 import org.junit.jupiter.api.Test;
@@ -60,6 +70,30 @@ class ChannelSnapshotTest {
                 .expectException(allOf(
                         feature("reason", VoucherRejectedException::reason, VoucherRejection.INSUFFICIENT_FUNDS),
                         feature("required", VoucherRejectedException::required, units(120_000))));
+    }
+
+    /**
+     * A snapshot of the aggregate's earlier shape (no revision) is not read: the channel is built
+     * from its events instead, since the old fields would not fill the current ones.
+     */
+    @Test
+    void aSnapshotOfAnEarlierRevisionIsPassedOver() {
+        Serializer serializer = JacksonSerializer.builder().objectMapper(SNAPSHOTS).build();
+        SnapshotFilter filter = DefaultConfigurer.defaultConfiguration()
+                .configureSerializer(c -> serializer)
+                .configureEmbeddedEventStore(c -> new InMemoryEventStorageEngine())
+                .configureAggregate(ChannelAggregateDefinition.configurer(NoCache.INSTANCE, 100))
+                .buildConfiguration()
+                .snapshotFilter();
+        ChannelAggregate current = new ChannelAggregate();
+
+        assertTrue(filter.allow(snapshot(current, serializer)));
+        assertFalse(filter.allow(snapshot(java.util.Map.of("channelId", CHANNEL), serializer)));
+    }
+
+    private static SnapshotEventEntry snapshot(Object payload, Serializer serializer) {
+        return new SnapshotEventEntry(new GenericDomainEventMessage<>(ChannelAggregate.class.getSimpleName(),
+                CHANNEL, 7, payload), serializer);
     }
 
     private static <T> FeatureMatcher<Object, T> feature(String name,
