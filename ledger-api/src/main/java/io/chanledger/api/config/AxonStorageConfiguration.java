@@ -92,8 +92,7 @@ public class AxonStorageConfiguration {
                                           org.axonframework.config.Configuration configuration,
                                           ConnectionProvider connectionProvider,
                                           TransactionManager transactionManager,
-                                          EventSchema eventSchema,
-                                          LedgerProperties ledger) {
+                                          EventSchema eventSchema) {
         return JdbcEventStorageEngine.builder()
                 .snapshotSerializer(serializer)
                 .eventSerializer(serializer)
@@ -104,7 +103,7 @@ public class AxonStorageConfiguration {
                 .transactionManager(transactionManager)
                 .schema(eventSchema)
                 .dataType(String.class)
-                .batchSize(ledger.eventFetchSize())
+                .batchSize(LedgerProperties.EVENT_FETCH_SIZE)
                 .build();
     }
 
