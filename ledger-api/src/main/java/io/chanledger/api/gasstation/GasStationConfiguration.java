@@ -81,11 +81,11 @@ class GasStationConfiguration {
         }
         if (reason != null) {
             log.info("gas station off: {}", reason);
-            return GasStation.disabled(reason, metrics, properties, clock);
+            return new DisabledGasStation(reason, metrics);
         }
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(2), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), chain.rpc().timeout(), retry));
-        GasStation station = assemble(eth, faucet.get(), chain.chainId(), Hex.normalizeAddress(chain.usdc()),
+        EnabledGasStation station = assemble(eth, faucet.get(), chain.chainId(), Hex.normalizeAddress(chain.usdc()),
                 properties, chain.fees(), new GrantLedger(commands, clock), table, metrics, clock);
         log.info("gas station on: faucet {}, grant {} wei, minimum {} USDC base units",
                 Hex.toChecksumAddress(station.faucet()), properties.grantWei(), properties.minUsdc());
@@ -93,9 +93,9 @@ class GasStationConfiguration {
     }
 
     /** A station for one faucet on one node; the application has one, tests build more. */
-    static GasStation assemble(EthApi eth, Credentials faucet, long chainId, String usdc, GasStationProperties properties,
-                               ChainProperties.Fees fees,
-                               GrantLedger ledger, GasGrantTable table, GasStationMetrics metrics, Clock clock) {
+    static EnabledGasStation assemble(EthApi eth, Credentials faucet, long chainId, String usdc,
+                                      GasStationProperties properties, ChainProperties.Fees fees,
+                                      GrantLedger ledger, GasGrantTable table, GasStationMetrics metrics, Clock clock) {
         // The sender returns right after the broadcast (no receipt wait of its own), so the hash is
         // recorded at once; the station waits for the receipt itself.
         SenderSettings sending = new SenderSettings(Duration.ZERO, properties.receiptPollInterval(),
@@ -106,12 +106,15 @@ class GasStationConfiguration {
         LiveAttempts live = new LiveAttempts();
         GrantRecovery recovery = new GrantRecovery(chain, ledger, table, live, metrics, clock, properties.staleAfter(),
                 properties.maxScanBlocks());
-        return new GasStation(chain, ledger, table, recovery, live, metrics, properties, clock);
+        FaucetHealth faucetHealth = new FaucetHealth(chain, properties.grantWei(), metrics, clock);
+        ReceiptWait receipts = new ReceiptWait(chain, properties.receiptTimeout(), properties.receiptPollInterval());
+        return new EnabledGasStation(chain, ledger, table, recovery, live, faucetHealth, receipts, metrics, properties);
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
     GrantRecoveryScheduler gasGrantRecoveryScheduler(GasStation station, GasStationProperties properties) {
-        return new GrantRecoveryScheduler(station.recovery(), properties.resolveInterval());
+        GrantRecovery recovery = station instanceof EnabledGasStation enabled ? enabled.recovery() : null;
+        return new GrantRecoveryScheduler(recovery, properties.resolveInterval());
     }
 
     @Bean

@@ -19,7 +19,6 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -67,23 +66,19 @@ class GasStationController {
     ResponseEntity<Map<String, Object>> request(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
         Duration wait = limiter.acquire(ClientAddress.of(request, clientIpHeader));
         if (!wait.isZero()) {
-            return render(station.counted(GasStationReply.refused(HttpStatus.TOO_MANY_REQUESTS, "rate_limited",
-                    "too many gas station requests from this address; ask again later", Map.of(), wait)));
+            return render(station.counted(GasStationReply.rateLimited(wait)));
         }
         String address;
         try {
             address = address(body);
         } catch (MalformedBody e) {
-            return render(station.counted(GasStationReply.refused(HttpStatus.BAD_REQUEST, "malformed_body",
-                    e.getMessage())));
+            return render(station.counted(GasStationReply.malformedBody(e.getMessage())));
         }
         try {
             return render(station.request(address));
         } catch (RuntimeException e) {
             log.error("gas station request failed", e);
-            return render(station.counted(GasStationReply.refused(HttpStatus.SERVICE_UNAVAILABLE,
-                    "gas_station_unavailable", "the gas station could not complete the request; ask again later",
-                    Map.of(), retryAfter)));
+            return render(station.counted(GasStationReply.unavailable(retryAfter)));
         }
     }
 

@@ -22,10 +22,14 @@ class GasStationHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        if (!station.enabled()) {
-            return Health.unknown().withDetail("disabled", station.disabledReason()).build();
-        }
-        GasStation.FaucetCheck check = station.faucetCheck(maxAge);
+        return switch (station) {
+            case DisabledGasStation disabled -> Health.unknown().withDetail("disabled", disabled.reason()).build();
+            case EnabledGasStation enabled -> health(enabled);
+        };
+    }
+
+    private Health health(EnabledGasStation station) {
+        FaucetHealth.Check check = station.faucetHealth().latest(maxAge);
         Health.Builder health;
         if (check.funds() == null) {
             health = Health.down().withDetail("reason", "rpc_unavailable");

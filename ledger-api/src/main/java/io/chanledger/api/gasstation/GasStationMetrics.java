@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.http.HttpStatus;
 
 /**
  * {@code chan.gasstation.grants} (confirmed transfers, tagged by who confirmed them: the request
@@ -40,7 +41,15 @@ class GasStationMetrics {
         (byRecovery ? recoveredGrants : requestGrants).increment();
     }
 
-    void refused(String code) {
+    /** Counts the reply when it refuses. */
+    GasStationReply counted(GasStationReply reply) {
+        if (reply.status() != HttpStatus.OK) {
+            refused(reply.code());
+        }
+        return reply;
+    }
+
+    private void refused(String code) {
         refusals.computeIfAbsent(code, reason -> Counter.builder("chan.gasstation.refusals").tag("reason", reason)
                 .description("gas station requests answered without a grant").register(registry)).increment();
     }

@@ -41,6 +41,79 @@ record GasStationReply(HttpStatus status, String code, Map<String, Object> body,
         return new GasStationReply(status, code, body, retryAfter);
     }
 
+    static GasStationReply disabled() {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "gas_station_disabled",
+                "the gas station is not configured on this service");
+    }
+
+    static GasStationReply malformedBody(String error) {
+        return refused(HttpStatus.BAD_REQUEST, "malformed_body", error);
+    }
+
+    static GasStationReply rateLimited(Duration wait) {
+        return refused(HttpStatus.TOO_MANY_REQUESTS, "rate_limited",
+                "too many gas station requests from this address; ask again later", Map.of(), wait);
+    }
+
+    /** The request failed in a way none of the other answers describes. */
+    static GasStationReply unavailable(Duration retryAfter) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "gas_station_unavailable",
+                "the gas station could not complete the request; ask again later", Map.of(), retryAfter);
+    }
+
+    static GasStationReply invalidAddress(String why) {
+        return refused(HttpStatus.BAD_REQUEST, "invalid_address", "address: " + why);
+    }
+
+    static GasStationReply insufficientUsdc(BigInteger balance, BigInteger minimum) {
+        return refused(HttpStatus.UNPROCESSABLE_ENTITY, "insufficient_usdc",
+                "the wallet holds " + balance + " USDC base units; the gas station needs at least " + minimum,
+                Map.of("balance", balance.toString(), "minimum", minimum.toString()), null);
+    }
+
+    static GasStationReply alreadyGranted(String txHash) {
+        return refused(HttpStatus.CONFLICT, "already_granted",
+                "this wallet has already received its gas grant", Map.of("txHash", txHash), null);
+    }
+
+    static GasStationReply grantPending(String txHash, Duration retryAfter) {
+        return refused(HttpStatus.CONFLICT, "grant_pending",
+                "a gas grant to this wallet is in progress; ask again later", txHashIfAny(txHash), retryAfter);
+    }
+
+    static GasStationReply faucetEmpty(Duration retryAfter) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "faucet_empty",
+                "the gas station's faucet cannot pay a grant right now", Map.of(), retryAfter);
+    }
+
+    /** {@code txHash} null when nothing was sent. */
+    static GasStationReply rpcUnavailable(String txHash, Duration retryAfter) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "rpc_unavailable",
+                "the chain node is unavailable" + (txHash == null ? "; nothing was sent"
+                        : "; the transfer may have been sent and is settled when the node answers again"),
+                txHashIfAny(txHash), retryAfter);
+    }
+
+    static GasStationReply transferRefused(Duration retryAfter) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "transfer_refused",
+                "the node refused the transfer; nothing was sent", Map.of(), retryAfter);
+    }
+
+    static GasStationReply transferReverted(String txHash) {
+        return refused(HttpStatus.UNPROCESSABLE_ENTITY, "transfer_reverted",
+                "the transfer to the wallet reverted (a contract that refuses POL?); no POL arrived",
+                Map.of("txHash", txHash), null);
+    }
+
+    static GasStationReply transferUnconfirmed(String txHash, Duration retryAfter) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "transfer_unconfirmed",
+                "the transfer was sent but is not mined yet; ask again later", Map.of("txHash", txHash), retryAfter);
+    }
+
+    private static Map<String, Object> txHashIfAny(String txHash) {
+        return txHash == null ? Map.of() : Map.of("txHash", txHash);
+    }
+
     /** Retry-After in whole seconds, at least one. */
     String retryAfterSeconds() {
         long millis = retryAfter.toMillis();

@@ -2,6 +2,8 @@ package io.chanledger.api.gateway;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.watchtower.ClaimStore;
+import io.chanledger.api.watchtower.CloseWatch;
 import io.chanledger.domain.channel.AuthorizeClose;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelState;

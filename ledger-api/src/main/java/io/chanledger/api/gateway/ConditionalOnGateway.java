@@ -10,5 +10,5 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 @ConditionalOnProperty(prefix = "chan.gateway", name = "enabled", havingValue = "true")
-@interface ConditionalOnGateway {
+public @interface ConditionalOnGateway {
 }

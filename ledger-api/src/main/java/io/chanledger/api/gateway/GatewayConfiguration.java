@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.watchtower.CloseWatch;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -16,7 +16,7 @@ import org.web3j.crypto.ECKeyPair;
  * authorizations and claims. The key is read from the configuration or a file once; it is
  * never part of a message, a log line or {@link #toString()}.
  */
-final class ProviderIdentity {
+public final class ProviderIdentity {
 
     private final DigestSigner signer;
     private final Credentials credentials;
@@ -58,7 +58,7 @@ final class ProviderIdentity {
     }
 
     /** Lowercase 0x + 40 hex, as the domain keeps addresses. */
-    String address() {
+    public String address() {
         return signer.address();
     }
 
@@ -70,7 +70,7 @@ final class ProviderIdentity {
         return signer;
     }
 
-    Credentials credentials() {
+    public Credentials credentials() {
         return credentials;
     }
 

@@ -58,7 +58,7 @@ class GasGrantRecoveryTest extends LedgerIntegrationTest {
     private Devnet devnet;
     private Credentials faucet;
     private String wallet;
-    private GasStation restarted;
+    private EnabledGasStation restarted;
     private String attempt;
 
     @BeforeEach

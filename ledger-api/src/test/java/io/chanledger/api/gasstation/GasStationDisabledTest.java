@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,8 +15,8 @@ import org.springframework.mock.web.MockHttpServletRequest;
 class GasStationDisabledTest {
 
     private final GasStationProperties settings = GasStationFixtures.properties(Duration.ofSeconds(5), Duration.ofMinutes(1));
-    private final GasStation station = GasStation.disabled("no faucet key", new GasStationMetrics(new SimpleMeterRegistry()),
-            settings, Clock.systemUTC());
+    private final GasStation station = new DisabledGasStation("no faucet key",
+            new GasStationMetrics(new SimpleMeterRegistry()));
 
     @Test
     void withoutAFaucetEveryRequestIsAnsweredDisabled() {

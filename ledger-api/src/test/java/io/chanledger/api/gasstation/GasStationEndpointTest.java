@@ -88,8 +88,8 @@ class GasStationEndpointTest extends LedgerIntegrationTest {
 
     @Test
     void theStationPaysFromAnvilAccountNine() {
-        assertThat(station.enabled()).isTrue();
-        assertThat(station.faucet()).isEqualTo(FAUCET);
+        assertThat(station).isInstanceOfSatisfying(EnabledGasStation.class,
+                enabled -> assertThat(enabled.faucet()).isEqualTo(FAUCET));
         assertThat(health.health().getDetails()).containsEntry("faucet", Hex.toChecksumAddress(FAUCET));
     }
 

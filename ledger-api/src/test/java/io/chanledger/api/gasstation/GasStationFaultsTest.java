@@ -50,7 +50,7 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
     @Autowired
     ObjectMapper json;
 
-    private GasStation stationFor(Credentials faucet, String rpcUrl, Duration receiptTimeout, Duration staleAfter) {
+    private EnabledGasStation stationFor(Credentials faucet, String rpcUrl, Duration receiptTimeout, Duration staleAfter) {
         return station(devnet(), rpcUrl, faucet, properties(receiptTimeout, staleAfter), commands, table);
     }
 
@@ -145,7 +145,7 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
         Credentials faucet = faucetWith(devnet, Devnet.GAS_MONEY);
         String wallet = walletWith(devnet, FIVE_USDC);
         try (CuttableRpcProxy proxy = new CuttableRpcProxy(devnet.rpcUrl())) {
-            GasStation station = stationFor(faucet, proxy.url(), Duration.ofSeconds(2), Duration.ofSeconds(8));
+            EnabledGasStation station = stationFor(faucet, proxy.url(), Duration.ofSeconds(2), Duration.ofSeconds(8));
             proxy.cutAt("eth_sendRawTransaction", CuttableRpcProxy.At.BEFORE_FORWARD);
 
             GasStationReply during = station.request(wallet);

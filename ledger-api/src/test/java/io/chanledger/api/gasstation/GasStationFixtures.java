@@ -54,8 +54,8 @@ final class GasStationFixtures {
     }
 
     /** A station of its own for {@code faucet}, talking to the node at {@code rpcUrl}, recording in the shared ledger. */
-    static GasStation station(Devnet devnet, String rpcUrl, Credentials faucet, GasStationProperties properties,
-                              CommandGateway commands, GasGrantTable table) {
+    static EnabledGasStation station(Devnet devnet, String rpcUrl, Credentials faucet, GasStationProperties properties,
+                                     CommandGateway commands, GasGrantTable table) {
         RetryPolicy retry = new RetryPolicy(2, Duration.ofMillis(50), Duration.ofMillis(200), 2.0, 0.0);
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(2), retry));
         Clock clock = Clock.systemUTC();

@@ -19,15 +19,15 @@ import org.web3j.utils.Numeric;
  * A paying client of the gateway, with a wallet of its own on the devnet: opens a channel with
  * web3j, signs vouchers for it, and calls the provider interface.
  */
-final class Agent {
+public final class Agent {
 
     /** The system message of {@link #chatBody}. */
     static final String SYSTEM_PROMPT = "Be brief.";
 
-    final Credentials wallet;
+    public final Credentials wallet;
     private final Devnet devnet;
     private final String baseUrl;
-    String channelId;
+    public String channelId;
     BigInteger deposit;
     long nonce;
     BigInteger authorised = BigInteger.ZERO;
@@ -38,7 +38,7 @@ final class Agent {
         this.baseUrl = baseUrl;
     }
 
-    static Agent create(Devnet devnet, String baseUrl) {
+    public static Agent create(Devnet devnet, String baseUrl) {
         try {
             Credentials wallet = Credentials.create(Keys.createEcKeyPair());
             devnet.setBalance(wallet.getAddress(), Devnet.GAS_MONEY);
@@ -53,11 +53,11 @@ final class Agent {
         return new DigestSigner(Numeric.toBytesPadded(wallet.getEcKeyPair().getPrivateKey(), 32));
     }
 
-    String address() {
+    public String address() {
         return wallet.getAddress().toLowerCase();
     }
 
-    OpenedChannel open(String provider, BigInteger amount, long durationSeconds) {
+    public OpenedChannel open(String provider, BigInteger amount, long durationSeconds) {
         OpenedChannel opened = devnet.fundAndOpen(wallet, provider, amount, durationSeconds);
         channelId = opened.channelId();
         deposit = amount;
@@ -67,7 +67,7 @@ final class Agent {
     }
 
     /** The running total to sign next: never below what was authorised before, as a client's vouchers go. */
-    BigInteger authorise(BigInteger wanted) {
+    public BigInteger authorise(BigInteger wanted) {
         authorised = authorised.max(wanted);
         return authorised;
     }
@@ -79,7 +79,7 @@ final class Agent {
     }
 
     /** The next voucher of this agent's channel, for a running total of {@code amount}. */
-    String nextVoucher(BigInteger amount) {
+    public String nextVoucher(BigInteger amount) {
         return voucher(channelId, amount, ++nonce);
     }
 
@@ -93,7 +93,7 @@ final class Agent {
                 + "\",\"signature\":\"" + signature + "\"}";
     }
 
-    Http.Reply chat(String voucher, String body) {
+    public Http.Reply chat(String voucher, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/v1/chat/completions"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -103,7 +103,7 @@ final class Agent {
         return Http.send(request);
     }
 
-    static String chatBody(String model, String content, Integer maxTokens, boolean stream) {
+    public static String chatBody(String model, String content, Integer maxTokens, boolean stream) {
         return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"system\",\"content\":\"" + SYSTEM_PROMPT + "\"},"
                 + "{\"role\":\"user\",\"content\":\"" + content + "\"}]"
                 + (maxTokens == null ? "" : ",\"max_tokens\":" + maxTokens)

@@ -5,12 +5,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Polls a condition until it holds or the deadline passes; tests never sleep a fixed time. */
-final class Await {
+public final class Await {
 
     private Await() {
     }
 
-    static void until(Duration timeout, String what, BooleanSupplier condition) {
+    public static void until(Duration timeout, String what, BooleanSupplier condition) {
         until(timeout, what, condition, () -> { });
     }
 

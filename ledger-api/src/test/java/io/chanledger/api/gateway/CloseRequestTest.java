@@ -7,6 +7,7 @@ import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.wallet.WalletSigning;
+import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;

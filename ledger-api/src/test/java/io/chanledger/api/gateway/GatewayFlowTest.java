@@ -27,12 +27,12 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
  * open, paid requests plain and streamed, close authorization, cooperative close on-chain, and
  * the token balances against the ledger's figures.
  */
-class GatewayFlowTest extends LedgerIntegrationTest {
+public class GatewayFlowTest extends LedgerIntegrationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration LEDGER_WAIT = Duration.ofSeconds(30);
     /** The echo backend's longest answer to a request without an output limit (application-test.yml). */
-    static final int ECHO_ANSWER_TOKENS = 256;
+    public static final int ECHO_ANSWER_TOKENS = 256;
 
     @Autowired
     ProviderIdentity identity;
@@ -63,8 +63,8 @@ class GatewayFlowTest extends LedgerIntegrationTest {
                 maxTokens == null ? OptionalLong.empty() : OptionalLong.of(maxTokens));
     }
 
-    static ChannelState awaitState(ChannelHistory history, String channelId, java.util.function.Predicate<ChannelState> test,
-                                   String what) {
+    public static ChannelState awaitState(ChannelHistory history, String channelId,
+                                          java.util.function.Predicate<ChannelState> test, String what) {
         Await.until(LEDGER_WAIT, what, () -> history.state(channelId).filter(test).isPresent());
         return history.state(channelId).orElseThrow();
     }

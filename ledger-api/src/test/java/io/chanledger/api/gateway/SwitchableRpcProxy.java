@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * A JSON-RPC proxy on loopback in front of a node. Down, it answers 503 to every method except
  * those it is told to keep serving, as an overloaded public endpoint does; up, it forwards all.
  */
-final class SwitchableRpcProxy implements AutoCloseable {
+public final class SwitchableRpcProxy implements AutoCloseable {
 
     private static final Pattern METHOD = Pattern.compile("\"method\"\\s*:\\s*\"([A-Za-z_]+)\"");
 
@@ -32,7 +32,7 @@ final class SwitchableRpcProxy implements AutoCloseable {
     private final AtomicLong refused = new AtomicLong();
     private volatile boolean down;
 
-    SwitchableRpcProxy(String nodeUrl, Set<String> servedWhileDown) {
+    public SwitchableRpcProxy(String nodeUrl, Set<String> servedWhileDown) {
         this.node = URI.create(nodeUrl);
         this.servedWhileDown = servedWhileDown;
         try {
@@ -49,15 +49,15 @@ final class SwitchableRpcProxy implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    void down(boolean isDown) {
+    public void down(boolean isDown) {
         down = isDown;
     }
 
-    long refused() {
+    public long refused() {
         return refused.get();
     }
 

@@ -1,7 +1,8 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
-import io.chanledger.api.gateway.ClaimStore.Claim;
-import io.chanledger.api.gateway.ClaimStore.Status;
+import io.chanledger.api.gateway.GatewayProperties;
+import io.chanledger.api.watchtower.ClaimStore.Claim;
+import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.chain.tx.CallResult;

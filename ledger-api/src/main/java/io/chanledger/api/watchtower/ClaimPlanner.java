@@ -1,4 +1,4 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;

@@ -1,8 +1,8 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
-import io.chanledger.api.gateway.ClaimStore.Claim;
-import io.chanledger.api.gateway.ClaimStore.Status;
 import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.watchtower.ClaimStore.Claim;
+import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
@@ -19,8 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +40,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Run it on one instance per provider key: the account's nonce
  * is managed in this process.
  */
-final class Watchtower implements AutoCloseable {
+public final class Watchtower implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Watchtower.class);
     private static final int PAGE = 500;
@@ -96,7 +96,7 @@ final class Watchtower implements AutoCloseable {
     }
 
     /** One round. Public to the package so tests can drive it without waiting for the timer. */
-    synchronized void runOnce() {
+    public synchronized void runOnce() {
         long chainTime;
         try {
             chainTime = eth.block("latest").map(BlockHeader::timestamp)

@@ -1,5 +1,6 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
+import io.chanledger.api.gateway.ConditionalOnGateway;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
 /** The watchtower's claims ({@code gateway_claim}): what was tried, how it went, what comes next. */
 @Component
 @ConditionalOnGateway
-class ClaimStore {
+public class ClaimStore {
 
     enum Status {
         /** Not sent yet, or to be sent again after {@code nextAttemptAt}. */
@@ -71,7 +72,7 @@ class ClaimStore {
     }
 
     /** The highest amount a claim of this channel was mined with: the contract's claimed is at least this. */
-    BigInteger highestMined(String channelId) {
+    public BigInteger highestMined(String channelId) {
         BigDecimal highest = jdbc.queryForObject("SELECT MAX(amount) FROM gateway_claim WHERE channel_id = ?"
                 + " AND status IN ('MINED', 'CONFIRMED')", BigDecimal.class, channelId);
         return highest == null ? BigInteger.ZERO : highest.toBigIntegerExact();

@@ -1,9 +1,9 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.gateway.ClaimStore.Claim;
-import io.chanledger.api.gateway.ClaimStore.Status;
+import io.chanledger.api.watchtower.ClaimStore.Claim;
+import io.chanledger.api.watchtower.ClaimStore.Status;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

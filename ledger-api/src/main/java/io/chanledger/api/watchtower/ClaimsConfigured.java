@@ -1,4 +1,4 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;

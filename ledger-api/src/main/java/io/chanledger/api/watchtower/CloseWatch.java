@@ -1,4 +1,4 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -10,17 +10,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * request that did not prove it came from the consumer (table {@code gateway_close_watch}).
  * Written by whichever instance signed the authorization, read by the one running the watchtower.
  */
-final class CloseWatch {
+public final class CloseWatch {
 
     private final JdbcTemplate jdbc;
     private final Clock clock;
 
-    CloseWatch(JdbcTemplate jdbc, Clock clock) {
+    public CloseWatch(JdbcTemplate jdbc, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
     }
 
-    void watch(String channelId, String provider) {
+    public void watch(String channelId, String provider) {
         jdbc.update("INSERT INTO gateway_close_watch (channel_id, provider, created_at) SELECT ?, ?, ?"
                         + " WHERE NOT EXISTS (SELECT 1 FROM gateway_close_watch WHERE channel_id = ?)",
                 channelId, provider, Timestamp.from(clock.instant()), channelId);

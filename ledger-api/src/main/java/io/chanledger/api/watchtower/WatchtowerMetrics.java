@@ -1,4 +1,4 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,16 +1,23 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.gateway.ClaimStore.Claim;
-import io.chanledger.api.gateway.ClaimStore.Status;
+import io.chanledger.api.gateway.Agent;
+import io.chanledger.api.gateway.Await;
+import io.chanledger.api.gateway.GatewayFlowTest;
+import io.chanledger.api.gateway.GatewayPrices;
+import io.chanledger.api.gateway.GatewayProperties;
+import io.chanledger.api.gateway.ProviderIdentity;
+import io.chanledger.api.gateway.SwitchableRpcProxy;
 import io.chanledger.api.ledger.ChannelHistory;
 import io.chanledger.api.ledger.VoucherAdmission;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
+import io.chanledger.api.watchtower.ClaimStore.Claim;
+import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
@@ -27,11 +34,13 @@ import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.web3j.crypto.Credentials;
 import org.web3j.crypto.Keys;
@@ -49,7 +58,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
     @Autowired
     ProviderIdentity identity;
     @Autowired
-    PriceList prices;
+    ApplicationContext context;
     @Autowired
     ChannelHistory history;
     @Autowired
@@ -76,15 +85,16 @@ class WatchtowerTest extends LedgerIntegrationTest {
         Agent agent = Agent.create(devnet, baseUrl());
         agent.open(provider, DEPOSIT, margin + 900);
         GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        GatewayPrices prices = new GatewayPrices(context);
         BigInteger total = BigInteger.ZERO;
         List<BigInteger> vouchers = new java.util.ArrayList<>();
         for (String prompt : List.of("first question", "second, longer question about channels")) {
-            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.hold(prices, "echo-1", prompt, null))
+            BigInteger voucher = agent.authorise(total.add(prices.hold("echo-1", prompt, null))
                     .add(BigInteger.valueOf(5_000)));
             vouchers.add(voucher);
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
+            total = total.add(prices.cost("echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
         }
         assertThat(claims.ofChannel(agent.channelId)).as("not due while the expiry is beyond the margin").isEmpty();
         BigInteger providerBefore = devnet.balanceOf(provider);
@@ -120,14 +130,14 @@ class WatchtowerTest extends LedgerIntegrationTest {
 
     @Test
     void aClaimTheContractRefusesForGoodIsNotRetried() {
-        ProviderIdentity other = otherProvider();
+        Credentials other = otherProvider();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(devnet().rpcUrl(), Duration.ofSeconds(5),
                 RetryPolicy.none())), meters);
         DigestSigner consumer = TestKeys.wallet("watchtower-consumer-" + System.nanoTime());
         String channelId = Channels.randomChannelId();
         long chainNow = devnet().latestBlockTimestamp().longValueExact();
-        commands.sendAndWait(new OpenChannel(channelId, consumer.address(), other.address(), DEPOSIT, chainNow + 86_400,
+        commands.sendAndWait(new OpenChannel(channelId, consumer.address(), address(other), DEPOSIT, chainNow + 86_400,
                 Channels.nextChainRef()));
         admission.admit(SignedVoucher.parse(channelId, "500000", "1", Channels.sign(consumer, channelId,
                 BigInteger.valueOf(500_000), BigInteger.ONE)), null);
@@ -147,17 +157,17 @@ class WatchtowerTest extends LedgerIntegrationTest {
         assertThat(failed.attempts()).isEqualTo(1);
         assertThat(meters.get("chan.gateway.claims.failed").gauge().value()).isEqualTo(1.0);
         assertThat(new JdbcTemplate(dataSource).queryForObject(
-                "SELECT COUNT(*) FROM gateway_claim WHERE provider = ?", Long.class, other.address())).isEqualTo(1);
-        assertThat(transactionCount(other.address())).isZero();
+                "SELECT COUNT(*) FROM gateway_claim WHERE provider = ?", Long.class, address(other))).isEqualTo(1);
+        assertThat(transactionCount(address(other))).isZero();
     }
 
     @Test
     void aClaimSurvivesAnRpcOutageAndLandsOnceTheNodeAnswersAgain() throws Exception {
-        ProviderIdentity other = otherProvider();
+        Credentials other = otherProvider();
         Devnet devnet = devnet();
-        devnet.setBalance(other.address(), Devnet.GAS_MONEY);
+        devnet.setBalance(address(other), Devnet.GAS_MONEY);
         Agent agent = Agent.create(devnet, baseUrl());
-        agent.open(other.address(), DEPOSIT, 86_400);
+        agent.open(address(other), DEPOSIT, 86_400);
         GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger amount = BigInteger.valueOf(750_000);
         byte[] signature = devnet.signVoucher(agent.wallet, agent.channelId, amount, BigInteger.ONE);
@@ -190,26 +200,28 @@ class WatchtowerTest extends LedgerIntegrationTest {
         assertThat(history.state(agent.channelId).orElseThrow().claimed()).isEqualTo(amount);
         assertThat(meters.get("chan.gateway.claims").tag("outcome", "transient").counter().count())
                 .isGreaterThanOrEqualTo(3);
-        assertThat(transactionCount(other.address())).isEqualTo(1);
+        assertThat(transactionCount(address(other))).isEqualTo(1);
     }
 
-    private Watchtower watchtower(ProviderIdentity provider, EthApi eth, SimpleMeterRegistry meters) {
+    private Watchtower watchtower(Credentials provider, EthApi eth, SimpleMeterRegistry meters) {
         GatewayProperties.Watchtower settings = new GatewayProperties.Watchtower(true, Duration.ofMillis(300),
                 "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
                 Duration.ofSeconds(20), null);
         return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,
-                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, provider.address()));
+                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, address(provider)));
     }
 
-    private static ProviderIdentity otherProvider() {
+    private static Credentials otherProvider() {
         try {
-            Credentials wallet = Credentials.create(Keys.createEcKeyPair());
-            String key = wallet.getEcKeyPair().getPrivateKey().toString(16);
-            return ProviderIdentity.load(new GatewayProperties(true, "other", "", "0".repeat(64 - key.length()) + key,
-                    null, null, null, Duration.ofMinutes(10), false, List.of(), null, null));
+            return Credentials.create(Keys.createEcKeyPair());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Lowercase, as the domain keeps addresses. */
+    private static String address(Credentials provider) {
+        return provider.getAddress().toLowerCase(Locale.ROOT);
     }
 
     private void awaitReadModel(String channelId) {

@@ -1,6 +1,9 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.gateway.ConditionalOnGateway;
+import io.chanledger.api.gateway.GatewayProperties;
+import io.chanledger.api.gateway.ProviderIdentity;
 import io.chanledger.api.ledger.ChannelHistory;
 import io.chanledger.chain.lookup.ContractChannelLookup;
 import io.chanledger.chain.rpc.EthApi;
@@ -22,6 +25,8 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.StringUtils;
+import org.web3j.crypto.Credentials;
 
 /**
  * The watchtower, when the gateway runs with a chain to claim on ({@code chan.chain.rpc-url}, or
@@ -41,18 +46,18 @@ class WatchtowerConfiguration {
                           ChannelHistory history, ClaimStore store, DataSource dataSource, Clock clock,
                           MeterRegistry meters) {
         GatewayProperties.Watchtower settings = properties.watchtower();
-        String rpcUrl = GatewayProperties.blank(settings.rpcUrl()) ? chain.rpcUrl() : settings.rpcUrl();
+        String rpcUrl = StringUtils.hasText(settings.rpcUrl()) ? settings.rpcUrl() : chain.rpcUrl();
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, chain.rpc().timeout(), retry));
-        return create(settings, eth, chain, identity, history, store, new JdbcTemplate(dataSource), clock,
+        return create(settings, eth, chain, identity.credentials(), history, store, new JdbcTemplate(dataSource), clock,
                 new WatchtowerMetrics(meters, identity.address()));
     }
 
-    /** A watchtower claiming for {@code identity} through {@code eth}. */
+    /** A watchtower claiming with the key of {@code provider} through {@code eth}. */
     static Watchtower create(GatewayProperties.Watchtower settings, EthApi eth, ChainProperties chain,
-                             ProviderIdentity identity, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
+                             Credentials provider, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
                              Clock clock, WatchtowerMetrics metrics) {
-        TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
+        TransactionSender sender = new TransactionSender(eth, provider, chain.chainId(),
                 new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), chain.fees().minPriorityFee(),
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 RevertReasons.channelContract());

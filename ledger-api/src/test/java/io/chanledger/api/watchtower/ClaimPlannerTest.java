@@ -1,4 +1,4 @@
-package io.chanledger.api.gateway;
+package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
