@@ -1,7 +1,7 @@
 package io.chanledger.api.audit;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.ledger.ContractSettingsHistory;
+import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

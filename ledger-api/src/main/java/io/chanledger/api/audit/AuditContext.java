@@ -2,7 +2,7 @@ package io.chanledger.api.audit;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
-import io.chanledger.api.ledger.ContractSettingsHistory;
+import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.projections.rebuild.EventTable;
 import java.util.List;
 import org.springframework.boot.Banner;

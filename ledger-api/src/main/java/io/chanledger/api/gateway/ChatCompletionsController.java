@@ -2,7 +2,7 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.ledger.VoucherJson;
+import io.chanledger.api.channels.command.VoucherJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;

@@ -1,7 +1,7 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.watchtower.ClaimStore;
 import io.chanledger.api.watchtower.CloseWatch;
 import io.chanledger.domain.channel.AuthorizeClose;

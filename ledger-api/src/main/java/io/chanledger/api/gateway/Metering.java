@@ -1,6 +1,6 @@
 package io.chanledger.api.gateway;
 
-import io.chanledger.api.ledger.VoucherAdmission;
+import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;

@@ -1,6 +1,6 @@
 package io.chanledger.api.watchtower;
 
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.watchtower.ClaimStore.Claim;
 import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.rpc.BlockHeader;

@@ -4,7 +4,7 @@ import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.gateway.ConditionalOnGateway;
 import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.gateway.ProviderIdentity;
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.chain.lookup.ContractChannelLookup;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.audit.AuditCli;
-import io.chanledger.api.ledger.ChannelHistory;
-import io.chanledger.api.ledger.ContractSettingsHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.wallet.WalletSigning;

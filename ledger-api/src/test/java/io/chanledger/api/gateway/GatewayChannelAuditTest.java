@@ -3,7 +3,7 @@ package io.chanledger.api.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.audit.AuditCli;
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.channel.ChannelStatus;

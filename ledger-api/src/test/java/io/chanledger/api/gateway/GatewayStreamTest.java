@@ -2,7 +2,7 @@ package io.chanledger.api.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;

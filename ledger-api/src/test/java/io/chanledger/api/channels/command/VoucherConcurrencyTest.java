@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

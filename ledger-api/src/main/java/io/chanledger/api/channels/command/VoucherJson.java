@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.domain.channel.SignedVoucher;

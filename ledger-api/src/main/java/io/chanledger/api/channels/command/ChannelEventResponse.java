@@ -1,6 +1,6 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
-import io.chanledger.api.channels.ChannelView;
+import io.chanledger.api.channels.query.ChannelView;
 import io.chanledger.domain.chain.ChainRef;
 import java.time.Instant;
 import org.axonframework.eventhandling.DomainEventMessage;

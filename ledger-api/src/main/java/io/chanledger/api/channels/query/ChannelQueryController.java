@@ -1,6 +1,6 @@
-package io.chanledger.api.channels;
+package io.chanledger.api.channels.query;
 
-import io.chanledger.api.ledger.ContractSettingsHistory;
+import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.contract.ContractSettings;

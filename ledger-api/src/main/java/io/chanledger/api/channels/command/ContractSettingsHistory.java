@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.LedgerProperties;

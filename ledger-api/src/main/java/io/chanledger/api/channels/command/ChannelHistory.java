@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import io.chanledger.domain.channel.ChannelState;
 import java.util.List;

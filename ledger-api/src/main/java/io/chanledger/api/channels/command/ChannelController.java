@@ -1,9 +1,9 @@
-package io.chanledger.api.ledger;
+package io.chanledger.api.channels.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.api.channels.ChannelAudience;
-import io.chanledger.api.channels.ChannelView;
-import io.chanledger.api.channels.ChannelViewer;
+import io.chanledger.api.channels.query.ChannelAudience;
+import io.chanledger.api.channels.query.ChannelView;
+import io.chanledger.api.channels.query.ChannelViewer;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.VoucherReceipt;
@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The ledger's channel endpoints: voucher admission and a channel's event history. A channel's
- * state is served from the read model ({@code io.chanledger.api.channels}). The history is shown
+ * state is served from the read model ({@code io.chanledger.api.channels.query}). The history is shown
  * in the view its reader may have ({@link ChannelViewer}): every event to the channel's parties
  * and the admin; to anyone else only the events that restate the chain, so that not even the
  * number of vouchers and settled requests shows.

@@ -1,4 +1,4 @@
-package io.chanledger.api.channels;
+package io.chanledger.api.channels.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.chanledger.api.channels;
+package io.chanledger.api.channels.query;
 
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.contract.ContractSettings;

@@ -1,9 +1,9 @@
-package io.chanledger.api.channels;
+package io.chanledger.api.channels.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.api.ledger.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;

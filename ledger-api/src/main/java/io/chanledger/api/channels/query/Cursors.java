@@ -1,4 +1,4 @@
-package io.chanledger.api.channels;
+package io.chanledger.api.channels.query;
 
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
