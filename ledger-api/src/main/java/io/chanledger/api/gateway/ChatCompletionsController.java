@@ -2,10 +2,10 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.channels.command.VoucherJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
-import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
@@ -70,23 +70,24 @@ class ChatCompletionsController {
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
         SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
+        BigInteger hold = rate.hold(chat.inputTokens(), chat.outputLimit());
         if (chat.stream()) {
-            relay.relay(chat, rate, receipt, response);
+            relay.relay(chat, rate, metering.admit(voucher, hold), response);
             return null;
         }
+        VoucherAdmission.PendingPayment payment = metering.admitPending(voucher, hold);
         Upstream.Completion completion;
         try {
             completion = upstream.complete(chat);
         } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
+            metering.settle(payment, BigInteger.ZERO);
             metrics.request("upstream_error");
             throw upstreamFailed(failure);
         }
         Upstream.Usage usage = completion.usage();
         BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
                 : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        RequestSettlement settlement = metering.settle(receipt, cost);
+        RequestSettlement settlement = metering.settle(payment, cost);
         metrics.charged(settlement.charged());
         HttpHeaders headers = costHeaders(settlement);
         if (settlement.shortfall()) {
