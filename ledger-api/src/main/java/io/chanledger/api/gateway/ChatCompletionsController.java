@@ -2,10 +2,10 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.channels.command.VoucherJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
+import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
@@ -70,24 +70,23 @@ class ChatCompletionsController {
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
         SignedVoucher voucher = voucher(voucherHeader);
-        BigInteger hold = rate.hold(chat.inputTokens(), chat.outputLimit());
+        VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
         if (chat.stream()) {
-            relay.relay(chat, rate, metering.admit(voucher, hold), response);
+            relay.relay(chat, rate, receipt, response);
             return null;
         }
-        VoucherAdmission.PendingPayment payment = metering.admitPending(voucher, hold);
         Upstream.Completion completion;
         try {
             completion = upstream.complete(chat);
         } catch (RuntimeException failure) {
-            metering.settle(payment, BigInteger.ZERO);
+            metering.settle(receipt, BigInteger.ZERO);
             metrics.request("upstream_error");
             throw upstreamFailed(failure);
         }
         Upstream.Usage usage = completion.usage();
         BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
                 : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        RequestSettlement settlement = metering.settle(payment, cost);
+        RequestSettlement settlement = metering.settle(receipt, cost);
         metrics.charged(settlement.charged());
         HttpHeaders headers = costHeaders(settlement);
         if (settlement.shortfall()) {

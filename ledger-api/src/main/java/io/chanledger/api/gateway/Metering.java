@@ -8,7 +8,6 @@ import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -40,18 +39,9 @@ class Metering {
         this.provider = identity.address();
     }
 
-    /** Admits a request whose answer is streamed: its voucher is recorded before the first chunk goes out. */
     VoucherReceipt admit(SignedVoucher voucher, BigInteger hold) {
-        return admission.admit(voucher, request(hold));
-    }
-
-    /** Admits a request answered whole: its voucher is recorded with its settlement, in one commit. */
-    VoucherAdmission.PendingPayment admitPending(SignedVoucher voucher, BigInteger hold) {
-        return admission.admitPending(voucher, request(hold));
-    }
-
-    private MeteredRequest request(BigInteger hold) {
-        return new MeteredRequest(hold, clock.instant().plus(holdTtl).getEpochSecond(), provider);
+        long holdUntil = clock.instant().plus(holdTtl).getEpochSecond();
+        return admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider));
     }
 
     /**
@@ -75,19 +65,10 @@ class Metering {
      * logged with the figures needed to bill it by hand.
      */
     RequestSettlement settle(VoucherReceipt receipt, BigInteger cost) {
-        return settle(receipt, cost, () -> admission.settle(receipt.channelId(), receipt.nonce(), cost));
-    }
-
-    /** {@link #settle(VoucherReceipt, BigInteger)} of a request whose voucher is recorded with it. */
-    RequestSettlement settle(VoucherAdmission.PendingPayment payment, BigInteger cost) {
-        return settle(payment.receipt(), cost, () -> admission.settle(payment, cost));
-    }
-
-    private RequestSettlement settle(VoucherReceipt receipt, BigInteger cost, Supplier<RequestSettlement> settlement) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
             try {
-                return settlement.get();
+                return admission.settle(receipt.channelId(), receipt.nonce(), cost);
             } catch (RuntimeException e) {
                 last = e;
                 pause(attempt);

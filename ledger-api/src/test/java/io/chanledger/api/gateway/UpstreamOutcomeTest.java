@@ -16,15 +16,12 @@ import io.chanledger.domain.eip712.DigestSigner;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -56,8 +53,6 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     ObjectProvider<PaymentTerms> terms;
     @Autowired
     ObjectMapper json;
-    @Autowired
-    JdbcTemplate jdbc;
 
     private final StubUpstream stub = new StubUpstream();
     private final DigestSigner consumer = TestKeys.wallet("upstream-consumer-" + System.nanoTime());
@@ -86,49 +81,6 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
         return gateway.perform(post("/v1/chat/completions").contentType("application/json").content(body)
                         .header("X-CHAN-Voucher", Channels.voucherJson(consumer, channelId, amount, nonce)))
                 .andReturn().getResponse();
-    }
-
-    /**
-     * A request answered whole records its voucher with its settlement: nothing of it is in the
-     * store while the upstream works, and afterwards the voucher and the charge stand there,
-     * written by one transaction (PostgreSQL's {@code xmin} of their rows).
-     */
-    @Test
-    void aRequestAnsweredWholeRecordsItsVoucherAndItsCostInOneCommit() throws Exception {
-        List<Object> storedDuringTheCall = new ArrayList<>();
-        Upstream observing = new Upstream() {
-            @Override
-            public Completion complete(ChatRequest request) {
-                history.events(channelId).forEach(event -> storedDuringTheCall.add(event.getPayload()));
-                return new Completion(json.createObjectNode().put("object", "chat.completion"), new Usage(10, 5),
-                        "observed");
-            }
-
-            @Override
-            public Stream stream(ChatRequest request) {
-                throw new UnsupportedOperationException("not streamed here");
-            }
-        };
-        MockMvc observed = MockMvcBuilders.standaloneSetup(new ChatCompletionsController(prices, observing, metering,
-                        new StreamRelay(observing, metering, metrics), terms.getObject(), json, metrics))
-                .setControllerAdvice(new GatewayExceptionHandler(terms)).build();
-
-        MockHttpServletResponse reply = observed.perform(post("/v1/chat/completions").contentType("application/json")
-                        .content(Agent.chatBody("echo-1", "hi", null, false))
-                        .header("X-CHAN-Voucher", Channels.voucherJson(consumer, channelId, 100_000, 1)))
-                .andReturn().getResponse();
-
-        assertThat(reply.getStatus()).isEqualTo(200);
-        assertThat(storedDuringTheCall).isNotEmpty().noneMatch(VoucherAccepted.class::isInstance);
-        var payloads = history.events(channelId).stream().map(e -> e.getPayload()).toList();
-        assertThat(payloads).filteredOn(VoucherAccepted.class::isInstance).singleElement()
-                .satisfies(e -> assertThat(((VoucherAccepted) e).amount()).isEqualTo(BigInteger.valueOf(100_000)));
-        BigInteger cost = prices.model("echo-1").orElseThrow().cost(10, 5);
-        assertThat(payloads).filteredOn(RequestSettled.class::isInstance).singleElement()
-                .satisfies(e -> assertThat(((RequestSettled) e).charged()).isEqualTo(cost));
-        assertThat(jdbc.queryForObject("SELECT count(DISTINCT xmin::text) FROM domain_event_entry"
-                + " WHERE aggregate_identifier = ? AND sequence_number > 0", Long.class, channelId))
-                .as("transactions that wrote the voucher and the settlement").isEqualTo(1L);
     }
 
     @Test

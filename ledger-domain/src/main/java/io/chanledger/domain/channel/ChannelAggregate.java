@@ -43,14 +43,6 @@ class ChannelAggregate {
      */
     private UnprovenCloses unprovenCloses = new UnprovenCloses();
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
-    /**
-     * Paid requests admitted to be recorded with their settlement, by voucher nonce: their holds
-     * live here until then, in this instance's memory only (never in a snapshot). Losing them (the
-     * channel dropped from the cache, or written by another instance meanwhile) loses no money of
-     * the consumer's: a settlement records its voucher and charges only the room the recorded
-     * vouchers leave. What it can cost the provider is bounded in docs/operations.md.
-     */
-    private transient LinkedHashMap<BigInteger, AcceptVoucher> unrecorded = new LinkedHashMap<>();
 
     record AcceptedTerms(BigInteger amount, BigInteger increment) {
     }
@@ -148,43 +140,32 @@ class ChannelAggregate {
         }
         checkCloseExposure(command);
         AcceptedTerms earlier = recentVouchers.get(nonce);
-        if (earlier != null && earlier.amount().equals(amount) || unrecorded.containsKey(nonce)) {
+        if (earlier != null && earlier.amount().equals(amount)) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
                     "voucher " + nonce + " already paid for a request; sign the next nonce");
         }
-        unrecorded.values().removeIf(pending -> pending.metering().holdUntil() <= now);
-        BigInteger lastNonce = state.highestNonce();
-        BigInteger highest = state.highestAmount();
-        for (AcceptVoucher pending : unrecorded.values()) {
-            lastNonce = lastNonce == null ? pending.nonce() : lastNonce.max(pending.nonce());
-            highest = highest.max(pending.amount());
-        }
-        if (lastNonce != null && nonce.compareTo(lastNonce) <= 0) {
+        if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
-                    "nonce " + nonce + " is not above the last accepted nonce " + lastNonce);
+                    "nonce " + nonce + " is not above the last accepted nonce " + state.highestNonce());
         }
         if (amount.compareTo(state.deposit()) > 0) {
             throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
                     "amount " + amount + " exceeds the deposit " + state.deposit());
         }
         BigInteger hold = command.metering().hold();
-        BigInteger held = held(now, null);
+        BigInteger held = state.heldAt(now);
         BigInteger charged = state.chargedTotal();
         BigInteger required = charged.add(held).add(hold)
-                .max(highest).max(state.claimed()).max(claimedAtOpen);
+                .max(state.highestAmount()).max(state.claimed()).max(claimedAtOpen);
         if (amount.compareTo(required) < 0) {
             throw new VoucherRejectedException(VoucherRejection.INSUFFICIENT_FUNDS, "amount " + amount
                     + " does not cover the charged " + charged + ", the running requests' " + held
                     + " and this request's " + hold, required, hold, charged, amount.subtract(charged));
         }
-        BigInteger increment = amount.subtract(highest);
+        BigInteger increment = amount.subtract(state.highestAmount());
         BigInteger deposit = state.deposit();
-        if (command.metering().recordedWithSettlement()) {
-            unrecorded.put(nonce, command);
-        } else {
-            apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
-                    command.metering().holdUntil(), charged));
-        }
+        apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
+                command.metering().holdUntil(), charged));
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
                 ChannelStatus.OPEN, false, charged, hold, amount.subtract(charged).subtract(held));
     }
@@ -202,7 +183,7 @@ class ChannelAggregate {
         if (floor == null) {
             return;
         }
-        BigInteger exposure = state.chargedTotal().add(held(command.receivedAt(), null))
+        BigInteger exposure = state.chargedTotal().add(state.heldAt(command.receivedAt()))
                 .add(command.metering().hold()).subtract(floor);
         if (exposure.compareTo(command.metering().closeExposure()) > 0) {
             throw rejection(VoucherRejection.CLAIM_PENDING, "a close authorization of channel " + channelId + " at "
@@ -222,16 +203,7 @@ class ChannelAggregate {
             throw new IllegalArgumentException("a request's cost is a non-negative amount");
         }
         BigInteger deposit = state.deposit();
-        AcceptVoucher voucher = command.voucher();
-        if (voucher != null && !recentVouchers.containsKey(voucher.nonce())) {
-            unrecorded.remove(voucher.nonce());
-            if (recordable(voucher)) {
-                apply(new VoucherAccepted(channelId, voucher.amount(), voucher.nonce(), voucher.signature(),
-                        voucher.amount().subtract(state.highestAmount()), voucher.receivedAt(),
-                        voucher.metering().hold(), voucher.metering().holdUntil(), state.chargedTotal()));
-            }
-            // else a later voucher of the channel was recorded first: its room pays for this request too
-        } else if (!state.holds().containsKey(command.nonce())) {
+        if (!state.holds().containsKey(command.nonce())) {
             return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, state.chargedTotal(),
                     deposit, deposit.subtract(state.chargedTotal()), false);
         }
@@ -240,33 +212,6 @@ class ChannelAggregate {
         apply(new RequestSettled(channelId, command.nonce(), cost, charged, total, command.settledAt()));
         return new RequestSettlement(channelId, command.nonce(), cost, charged, total, deposit, deposit.subtract(total),
                 true);
-    }
-
-    /**
-     * Whether a voucher admitted to be recorded with its settlement can be recorded now: it is
-     * still the channel's newest, the channel still takes vouchers from its consumer for this
-     * provider. Its funds were judged at admission; recording a voucher never costs the consumer
-     * more than it signed, and what the request is charged is bounded by its room.
-     */
-    private boolean recordable(AcceptVoucher voucher) {
-        return (state.highestNonce() == null || voucher.nonce().compareTo(state.highestNonce()) > 0)
-                && voucher.amount().compareTo(state.highestAmount()) >= 0
-                && voucher.amount().compareTo(state.deposit()) <= 0
-                && state.status() == ChannelStatus.OPEN && voucher.receivedAt() < state.expiry()
-                && closeAskedByConsumer == null
-                && voucher.signer().equalsIgnoreCase(state.consumer())
-                && voucher.metering().provider().equalsIgnoreCase(state.provider());
-    }
-
-    /** What running requests hold at {@code now}, recorded or not, leaving out voucher {@code except}'s. */
-    private BigInteger held(long now, BigInteger except) {
-        BigInteger held = state.heldAt(now, except);
-        for (AcceptVoucher pending : unrecorded.values()) {
-            if (pending.metering().holdUntil() > now && !pending.nonce().equals(except)) {
-                held = held.add(pending.metering().hold());
-            }
-        }
-        return held;
     }
 
     /**
@@ -296,12 +241,8 @@ class ChannelAggregate {
      * than {@code closeExposure} above it, less those holds.
      */
     private BigInteger roomOf(BigInteger nonce, long now, BigInteger closeExposure) {
-        BigInteger others = held(now, nonce);
+        BigInteger others = state.heldAt(now, nonce);
         BigInteger room = state.highestAmount().subtract(state.chargedTotal()).subtract(others);
-        if (closeAskedByConsumer != null) {
-            // a request another instance admitted before the consumer's close: paid up to the close only
-            room = room.min(closeAskedByConsumer.subtract(state.chargedTotal()));
-        }
         BigInteger floor = unprovenCloses.floor();
         if (floor != null) {
             room = room.min(floor.add(closeExposure).subtract(state.chargedTotal()).subtract(others));
@@ -373,7 +314,7 @@ class ChannelAggregate {
                     + " is below what the channel was charged, " + state.chargedTotal());
         }
         // without the time of the request, every unsettled hold counts as running
-        BigInteger running = held(command.requestedAt() == null ? Long.MIN_VALUE : command.requestedAt(), null);
+        BigInteger running = state.heldAt(command.requestedAt() == null ? Long.MIN_VALUE : command.requestedAt());
         if (running.signum() > 0) {
             throw new CloseAuthorizationRejectedException("requests on channel " + channelId
                     + " are still running; their cost is not known yet");

@@ -10,29 +10,14 @@ import java.math.BigInteger;
  * spend the same room twice. {@code closeExposure}: how far the channel may be charged above a
  * close authorization handed out on a request that did not prove it came from the consumer,
  * before that authorization is voided by a claim.
- *
- * <p>{@code recordedWithSettlement}: the voucher is not recorded when it is admitted but with the
- * request's settlement, in the same commit (one commit per paid request); until then the
- * admitting instance holds the request's room in memory. A streamed answer, sent before it is
- * settled, is recorded at admission instead.
  */
-public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure,
-                             boolean recordedWithSettlement) {
+public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
 
     /** What the gateway allows by default above such a close authorization: 0.1 USDC. */
     public static final BigInteger DEFAULT_CLOSE_EXPOSURE = BigInteger.valueOf(100_000);
 
     public MeteredRequest(BigInteger hold, long holdUntil, String provider) {
-        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE, false);
-    }
-
-    public MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
-        this(hold, holdUntil, provider, closeExposure, false);
-    }
-
-    /** The same request, its voucher recorded with its settlement. */
-    public MeteredRequest recordingAtSettlement() {
-        return new MeteredRequest(hold, holdUntil, provider, closeExposure, true);
+        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE);
     }
 
     public MeteredRequest {

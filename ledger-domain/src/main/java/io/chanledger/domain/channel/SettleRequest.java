@@ -9,31 +9,17 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
  * charged at most its room: the highest voucher less the charged total and the other running
  * requests' holds, and, while a close authorization the consumer did not prove to have asked for
  * is outstanding, no more than {@code closeExposure} above it (as {@link MeteredRequest} bounds
- * admissions). {@code settledAt} in epoch seconds. {@code voucher}: the voucher as admitted, when
- * it is recorded with this settlement ({@link MeteredRequest#recordedWithSettlement()}); null
- * when it was recorded at admission.
+ * admissions). {@code settledAt} in epoch seconds.
  */
 public record SettleRequest(
         @TargetAggregateIdentifier String channelId,
         BigInteger nonce,
         BigInteger cost,
         long settledAt,
-        BigInteger closeExposure,
-        AcceptVoucher voucher) implements ChannelCommand {
+        BigInteger closeExposure) implements ChannelCommand {
 
     public SettleRequest(String channelId, BigInteger nonce, BigInteger cost, long settledAt) {
-        this(channelId, nonce, cost, settledAt, MeteredRequest.DEFAULT_CLOSE_EXPOSURE, null);
-    }
-
-    public SettleRequest(String channelId, BigInteger nonce, BigInteger cost, long settledAt,
-                         BigInteger closeExposure) {
-        this(channelId, nonce, cost, settledAt, closeExposure, null);
-    }
-
-    /** Settles the request of {@code voucher}, admitted to be recorded with its settlement. */
-    public static SettleRequest recording(AcceptVoucher voucher, BigInteger cost, long settledAt) {
-        return new SettleRequest(voucher.channelId(), voucher.nonce(), cost, settledAt,
-                voucher.metering().closeExposure(), voucher);
+        this(channelId, nonce, cost, settledAt, MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
     }
 
     public SettleRequest {

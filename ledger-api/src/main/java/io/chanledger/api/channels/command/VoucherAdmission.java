@@ -72,28 +72,11 @@ public class VoucherAdmission {
      * {@code request} is null for a plain voucher.
      */
     public VoucherReceipt admit(SignedVoucher voucher, MeteredRequest request) {
-        return admitted(voucher, request).receipt();
-    }
-
-    /**
-     * A paid request admitted with its voucher to be recorded with its settlement ({@link
-     * #settle(PendingPayment, BigInteger)}): one commit per paid request. Until then the channel
-     * holds the request's room in this instance's memory (see the Channel aggregate).
-     */
-    public record PendingPayment(VoucherReceipt receipt, AcceptVoucher voucher) {
-    }
-
-    /** Judges a paid request's voucher without recording it yet; see {@link PendingPayment}. */
-    public PendingPayment admitPending(SignedVoucher voucher, MeteredRequest request) {
-        return admitted(voucher, request.recordingAtSettlement());
-    }
-
-    private PendingPayment admitted(SignedVoucher voucher, MeteredRequest request) {
         Timer.Sample sample = Timer.start();
         try {
-            PendingPayment admitted = judge(voucher, request);
-            (admitted.receipt().duplicate() ? duplicates : accepted).increment();
-            return admitted;
+            VoucherReceipt receipt = judge(voucher, request);
+            (receipt.duplicate() ? duplicates : accepted).increment();
+            return receipt;
         } catch (VoucherRejectedException rejection) {
             rejected.get(rejection.reason()).increment();
             throw rejection;
@@ -102,7 +85,7 @@ public class VoucherAdmission {
         }
     }
 
-    private PendingPayment judge(SignedVoucher voucher, MeteredRequest request) {
+    private VoucherReceipt judge(SignedVoucher voucher, MeteredRequest request) {
         SignatureVerdict verdict = voucher.verify(typedData);
         if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
             throw new VoucherRejectedException(VoucherRejection.INVALID_SIGNATURE,
@@ -111,7 +94,7 @@ public class VoucherAdmission {
         String signer = ((SignatureVerdict.Recovered) verdict).signer();
         AcceptVoucher command = voucher.toCommand(signer, clock.instant().getEpochSecond(), request);
         try {
-            return new PendingPayment(accept(command), command);
+            return accept(command);
         } catch (VoucherRejectedException rejection) {
             if (rejection.reason() != VoucherRejection.CHANNEL_NOT_FOUND) {
                 throw rejection;
@@ -120,7 +103,7 @@ public class VoucherAdmission {
             ChannelLookup.OnChainChannel onChain = lookUp(voucher.channelId()).orElseThrow(() ->
                     new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                             "no channel " + voucher.channelId() + " is known to the ledger or the contract"));
-            return new PendingPayment(accept(command.openingFrom(onChain)), command);
+            return accept(command.openingFrom(onChain));
         }
     }
 
@@ -134,15 +117,6 @@ public class VoucherAdmission {
     }
 
     /**
-     * Settles a request admitted by {@link #admitPending}: its voucher and its cost are recorded
-     * together, in a group commit.
-     */
-    public RequestSettlement settle(PendingPayment payment, BigInteger cost) {
-        SettleRequest command = SettleRequest.recording(payment.voucher(), cost, clock.instant().getEpochSecond());
-        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
-    }
-
-    /**
      * Raises the hold of the running request a metered voucher paid for toward {@code wanted}, as
      * far as the channel's room allows; answers the hold it now has (zero when it is not running).
      */
@@ -152,9 +126,7 @@ public class VoucherAdmission {
     }
 
     private VoucherReceipt accept(AcceptVoucher command) {
-        // a voucher recorded with its settlement records nothing now: no commit to share
-        boolean recordsNothing = command.metered() && command.metering().recordedWithSettlement();
-        return batcher == null || recordsNothing ? commands.sendAndWait(command) : join(batcher.submit(command));
+        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
     }
 
     private static <T> T join(CompletableFuture<T> reply) {

@@ -10,14 +10,9 @@ import io.chanledger.api.support.SecondInstance;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelState;
-import io.chanledger.domain.channel.MeteredRequest;
-import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.channel.VoucherReceipt;
-import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.eip712.DigestSigner;
-import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
 import java.net.URI;
@@ -27,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -73,9 +67,6 @@ class TwoInstancesTest extends LedgerIntegrationTest {
 
     @Autowired
     MeterRegistry meters;
-
-    @Autowired
-    VoucherAdmission admission;
 
     record Outcome(int status, String code, BigInteger amount, BigInteger nonce, boolean duplicate) {
         static Outcome of(Http.Reply reply) {
@@ -223,73 +214,6 @@ class TwoInstancesTest extends LedgerIntegrationTest {
             Http.Reply stale = post(instance, channelId, replayed.highestAmount().longValueExact(),
                     replayed.highestNonce().longValueExact() + 1);
             assertThat(stale.status()).as(stale.body()).isEqualTo(409);
-        }
-    }
-
-    /**
-     * Paid requests of one channel admitted and settled on both instances at once, each recording
-     * its voucher with its settlement: an instance does not see the other's unrecorded holds, yet
-     * the consumer is never charged more than it signed, every charge is in the store once, and
-     * the recorded vouchers only ever grow. (docs/operations.md, "Running several instances".)
-     */
-    @Test
-    void paidRequestsOfOneChannelOnBothInstancesNeverChargeMoreThanWasSigned() throws Exception {
-        String channelId = open();
-        String provider = PROVIDER.address().toLowerCase(Locale.ROOT);
-        List<VoucherAdmission> admissions = List.of(admission,
-                SecondInstance.context().getBean(VoucherAdmission.class));
-        int requests = 60;
-        BigInteger hold = BigInteger.valueOf(5_000);
-        BigInteger cost = BigInteger.valueOf(8_000);
-        AtomicLong next = new AtomicLong();
-        List<RequestSettlement> settlements = Collections.synchronizedList(new ArrayList<>());
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> done = new ArrayList<>();
-        for (int sender = 0; sender < 4; sender++) {
-            VoucherAdmission instance = admissions.get(sender % 2);
-            done.add(pool.submit(() -> {
-                start.await();
-                for (long k = next.incrementAndGet(); k <= requests; k = next.incrementAndGet()) {
-                    // the client's budget: 10,000 a request, cumulative
-                    BigInteger amount = BigInteger.valueOf(10_000 * k);
-                    BigInteger nonce = BigInteger.valueOf(k);
-                    SignedVoucher voucher = new SignedVoucher(channelId, amount, nonce,
-                            Hex.decode(Channels.sign(CONSUMER, channelId, amount, nonce)));
-                    try {
-                        VoucherAdmission.PendingPayment payment = instance.admitPending(voucher,
-                                new MeteredRequest(hold, Instant.now().getEpochSecond() + 600, provider));
-                        settlements.add(instance.settle(payment, cost));
-                    } catch (VoucherRejectedException refused) {
-                        // a later voucher recorded first on the other instance: the client's own race
-                    } catch (RuntimeException failure) {
-                        failures.add(failure);
-                    }
-                }
-                return null;
-            }));
-        }
-        start.countDown();
-        for (Future<?> f : done) {
-            f.get(180, TimeUnit.SECONDS);
-        }
-        pool.shutdown();
-
-        assertThat(failures).as("no request fails other than by a voucher rule").isEmpty();
-        assertThat(settlements).as("most requests get through").hasSizeGreaterThan(requests / 2);
-        ChannelState replayed = ChannelState.replay(history.events(channelId).stream().map(e -> e.getPayload())
-                .toList());
-        BigInteger charged = settlements.stream().map(RequestSettlement::charged).reduce(BigInteger.ZERO,
-                BigInteger::add);
-        assertThat(replayed.chargedTotal()).as("every charge answered is in the store, once").isEqualTo(charged);
-        assertThat(replayed.chargedTotal()).as("never more than the consumer signed")
-                .isLessThanOrEqualTo(replayed.highestAmount());
-        assertThat(settlements).allSatisfy(s -> assertThat(s.charged()).isLessThanOrEqualTo(cost));
-        List<VoucherAccepted> recorded = recorded(channelId);
-        for (int i = 1; i < recorded.size(); i++) {
-            assertThat(recorded.get(i).nonce()).isGreaterThan(recorded.get(i - 1).nonce());
-            assertThat(recorded.get(i).amount()).isGreaterThanOrEqualTo(recorded.get(i - 1).amount());
         }
     }
 
