@@ -50,5 +50,6 @@ curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \
-    "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client"
+    "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client" \
+    "$service_pid" "$(getconf CLK_TCK)"
 echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,12 +4,15 @@ import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.ClosedLoopLoad;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,24 +42,36 @@ public final class GatewayBench {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
     private final String provider;
+    /** /proc/PID/stat of the service, to read its CPU time; null when not given. */
+    private final Path serviceStat;
+    private final long ticksPerSecond;
 
-    private GatewayBench(String baseUrl, String provider) {
+    private GatewayBench(String baseUrl, String provider, String servicePid, long ticksPerSecond) {
         this.baseUrl = baseUrl;
         this.provider = provider;
+        this.serviceStat = servicePid == null ? null : Path.of("/proc", servicePid, "stat");
+        this.ticksPerSecond = ticksPerSecond;
     }
 
-    record Run(double perSecond, double p50, double p99, long errors) {
+    /** {@code cpuMillis}: the service's CPU time per request, its background work included (NaN when unknown). */
+    record Run(double perSecond, double p50, double p99, long errors, double cpuMillis) {
     }
 
+    /**
+     * Arguments: base URL, JDBC URL, user, password, provider address, levels, requests per
+     * client, and optionally the service's process id and the clock ticks per second of
+     * {@code /proc} (for the service's CPU time per request).
+     */
     public static void main(String[] args) throws Exception {
-        GatewayBench bench = new GatewayBench(args[0], args[4].toLowerCase());
+        GatewayBench bench = new GatewayBench(args[0], args[4].toLowerCase(), args.length > 7 ? args[7] : null,
+                args.length > 8 ? Long.parseLong(args[8]) : 100);
         int perClient = Integer.parseInt(args[6]);
         String jdbc = args[1];
         bench.run(16, bench.seed(jdbc, args[2], args[3], 16), Math.max(50, perClient / 4), true);
         bench.run(16, null, Math.max(50, perClient / 4), false);
         System.out.println("| concurrent channels | unpaid echo req/s | paid req/s | overhead (unpaid ÷ paid) "
-                + "| unpaid p50 / p99 ms | paid p50 / p99 ms | errors |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+                + "| unpaid p50 / p99 ms | paid p50 / p99 ms | service CPU ms per request, unpaid / paid | errors |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String level : args[5].split(",")) {
             int clients = Integer.parseInt(level.trim());
             List<Run> unpaid = new ArrayList<>();
@@ -67,8 +82,9 @@ public final class GatewayBench {
             }
             double u = unpaid.stream().mapToDouble(Run::perSecond).average().orElse(0);
             double p = paid.stream().mapToDouble(Run::perSecond).average().orElse(0);
-            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %d |%n", clients, u, p, u / p,
-                    mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50), mean(paid, Run::p99),
+            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %d |%n", clients,
+                    u, p, u / p, mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50),
+                    mean(paid, Run::p99), mean(unpaid, Run::cpuMillis), mean(paid, Run::cpuMillis),
                     unpaid.stream().mapToLong(Run::errors).sum() + paid.stream().mapToLong(Run::errors).sum());
         }
     }
@@ -122,7 +138,22 @@ public final class GatewayBench {
             }
             requests.add(mine);
         }
+        long ticksBefore = serviceTicks();
         ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
-        return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors());
+        // what the requests left to do in the background (the read models) counts too
+        Thread.sleep(1_500);
+        double cpuMillis = serviceStat == null ? Double.NaN
+                : (serviceTicks() - ticksBefore) * 1000.0 / ticksPerSecond / ((double) clients * perClient);
+        return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuMillis);
+    }
+
+    /** User and system clock ticks the service has used so far (fields 14 and 15 of /proc/PID/stat). */
+    private long serviceTicks() throws IOException {
+        if (serviceStat == null) {
+            return 0;
+        }
+        String stat = Files.readString(serviceStat);
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 }
