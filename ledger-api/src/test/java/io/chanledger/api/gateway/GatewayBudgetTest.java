@@ -34,7 +34,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 /**
  * Requests budgeted the way the marketplace's agent client budgets them (PROTOCOL.md §3, {@link
@@ -87,10 +86,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
         prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
                 false, MODELS, null, null), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
-        ChatCompletionsController controller = new ChatCompletionsController(prices, echo, metering,
-                new StreamRelay(echo, metering, metrics), terms.getObject(), json, metrics);
-        gateway = MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
-                .build();
+        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json);
     }
 
     /** Plain English of about {@code characters} characters, no character that needs escaping in JSON. */

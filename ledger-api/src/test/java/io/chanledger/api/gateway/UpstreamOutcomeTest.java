@@ -24,7 +24,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 /**
  * What the gateway does with an OpenAI-compatible upstream's answers: failures cost nothing, a
@@ -63,10 +62,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     void wireGatewayToTheStub() {
         OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), "test-upstream-key", Duration.ofSeconds(2),
                 Duration.ofSeconds(10), json);
-        ChatCompletionsController controller = new ChatCompletionsController(prices, upstream, metering,
-                new StreamRelay(upstream, metering, metrics), terms.getObject(), json, metrics);
-        gateway = MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
-                .build();
+        gateway = StandaloneGateway.over(upstream, prices, metering, metrics, terms, json);
         channelId = Channels.randomChannelId();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(), DEPOSIT,
                 Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));

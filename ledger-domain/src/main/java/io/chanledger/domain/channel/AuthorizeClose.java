@@ -5,20 +5,20 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 /**
  * Records the provider's signed {@code CloseAuthorization} handed out for the channel.
- * {@code requestedAt} (epoch seconds) tells which request holds are still running; null counts
- * every unsettled hold as running. {@code byConsumer}: the request for it proved it came from the
- * channel's consumer (a wallet signature); only such a close stops the channel from paying for
- * more requests. Anyone can ask for a close authorization, since real clients ask unsigned.
+ * {@code requestedAt} (epoch seconds) tells which request holds are still running.
+ * {@code byConsumer}: the request for it proved it came from the channel's consumer (a wallet
+ * signature); only such a close stops the channel from paying for more requests. Anyone can ask
+ * for a close authorization, since real clients ask unsigned.
  */
 public record AuthorizeClose(
         @TargetAggregateIdentifier String channelId,
         BigInteger finalAmount,
         String providerSignature,
-        Long requestedAt,
+        long requestedAt,
         boolean byConsumer) implements ChannelCommand {
 
     /** A close asked for by the consumer, counting every unsettled hold as running. */
     public AuthorizeClose(String channelId, BigInteger finalAmount, String providerSignature) {
-        this(channelId, finalAmount, providerSignature, null, true);
+        this(channelId, finalAmount, providerSignature, Long.MIN_VALUE, true);
     }
 }

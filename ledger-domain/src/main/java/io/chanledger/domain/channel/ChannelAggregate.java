@@ -199,9 +199,6 @@ class ChannelAggregate {
     @CommandHandler
     RequestSettlement handle(SettleRequest command) {
         BigInteger cost = command.cost();
-        if (cost == null || cost.signum() < 0) {
-            throw new IllegalArgumentException("a request's cost is a non-negative amount");
-        }
         BigInteger deposit = state.deposit();
         if (!state.holds().containsKey(command.nonce())) {
             return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, state.chargedTotal(),
@@ -313,8 +310,7 @@ class ChannelAggregate {
             throw new CloseAuthorizationRejectedException("final amount " + finalAmount
                     + " is below what the channel was charged, " + state.chargedTotal());
         }
-        // without the time of the request, every unsettled hold counts as running
-        BigInteger running = state.heldAt(command.requestedAt() == null ? Long.MIN_VALUE : command.requestedAt());
+        BigInteger running = state.heldAt(command.requestedAt());
         if (running.signum() > 0) {
             throw new CloseAuthorizationRejectedException("requests on channel " + channelId
                     + " are still running; their cost is not known yet");

@@ -21,14 +21,17 @@ public record MeteredRequest(BigInteger hold, long holdUntil, String provider, B
     }
 
     public MeteredRequest {
-        if (hold == null || hold.signum() < 0) {
-            throw new IllegalArgumentException("a hold is a non-negative amount");
-        }
-        if (closeExposure == null || closeExposure.signum() < 0) {
-            throw new IllegalArgumentException("the close exposure is a non-negative amount");
-        }
+        requireNonNegative(hold, "a hold");
+        requireNonNegative(closeExposure, "the close exposure");
         if (provider == null) {
             throw new IllegalArgumentException("a metered request names the provider serving it");
+        }
+    }
+
+    /** The rule of every amount a paid request's commands carry: present and not negative. */
+    static void requireNonNegative(BigInteger amount, String what) {
+        if (amount == null || amount.signum() < 0) {
+            throw new IllegalArgumentException(what + " is a non-negative amount");
         }
     }
 }

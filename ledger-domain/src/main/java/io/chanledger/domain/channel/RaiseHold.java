@@ -23,11 +23,7 @@ public record RaiseHold(
     }
 
     public RaiseHold {
-        if (wanted == null || wanted.signum() < 0) {
-            throw new IllegalArgumentException("a hold is a non-negative amount");
-        }
-        if (closeExposure == null || closeExposure.signum() < 0) {
-            throw new IllegalArgumentException("the close exposure is a non-negative amount");
-        }
+        MeteredRequest.requireNonNegative(wanted, "a hold");
+        MeteredRequest.requireNonNegative(closeExposure, "the close exposure");
     }
 }

@@ -23,8 +23,7 @@ public record SettleRequest(
     }
 
     public SettleRequest {
-        if (closeExposure == null || closeExposure.signum() < 0) {
-            throw new IllegalArgumentException("the close exposure is a non-negative amount");
-        }
+        MeteredRequest.requireNonNegative(cost, "a request's cost");
+        MeteredRequest.requireNonNegative(closeExposure, "the close exposure");
     }
 }

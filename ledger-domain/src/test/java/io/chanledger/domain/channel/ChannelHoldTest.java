@@ -3,6 +3,7 @@ package io.chanledger.domain.channel;
 import static io.chanledger.domain.channel.MeteredChannel.*;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import org.axonframework.test.aggregate.AggregateTestFixture;
@@ -145,5 +146,12 @@ class ChannelHoldTest {
                 .expectNoEvents()
                 .expectResultMessagePayload(new RequestSettlement(CHANNEL, units(1), units(4_000), units(0),
                         units(0), DEPOSIT, DEPOSIT, false));
+    }
+
+    @Test
+    void aNegativeCostOrHoldCannotBeAskedFor() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new SettleRequest(CHANNEL, units(1), units(-1), NOW));
+        assertThatIllegalArgumentException().isThrownBy(() -> new RaiseHold(CHANNEL, units(1), units(-1), NOW));
+        assertThatIllegalArgumentException().isThrownBy(() -> new MeteredRequest(units(-1), HOLD_UNTIL, PROVIDER));
     }
 }

@@ -1,0 +1,24 @@
+package io.chanledger.api.gateway;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+/**
+ * The gateway's chat endpoint over an upstream and a price list of a test's choosing, with the
+ * application's own ledger, metering and error handling.
+ */
+final class StandaloneGateway {
+
+    private StandaloneGateway() {
+    }
+
+    static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
+                        ObjectProvider<PaymentTerms> terms, ObjectMapper json) {
+        ChatCompletionsController controller = new ChatCompletionsController(prices, upstream, metering,
+                new StreamRelay(upstream, metering, metrics), terms.getObject(), json, metrics);
+        return MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
+                .build();
+    }
+}
