@@ -3,6 +3,7 @@
 # profile, no chain) next to the same requests to the unpaid echo endpoint of the same process,
 # at each concurrency, in the same run; the overhead of payment as a ratio.
 # Usage: deploy/bench/gateway-bench.sh [levels, default 16,64] [requests per client, default 300]
+# BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -32,7 +33,7 @@ bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$class
 
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
     -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
+"$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
     -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \

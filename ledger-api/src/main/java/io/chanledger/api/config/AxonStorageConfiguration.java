@@ -126,10 +126,15 @@ public class AxonStorageConfiguration {
                 .build();
     }
 
-    /** Read models are built by pooled streaming processors, whose segments instances share. */
+    /**
+     * Read models are built by pooled streaming processors, whose segments instances share. One
+     * segment for a new store: the coordinator offers every event, a voucher's too, to each
+     * segment's work package, and the directory and gas grants see few events of their own.
+     */
     @Bean
     ConfigurerModule pooledStreamingProcessors() {
-        return configurer -> configurer.eventProcessing().usingPooledStreamingEventProcessors();
+        return configurer -> configurer.eventProcessing().usingPooledStreamingEventProcessors(
+                (configuration, builder) -> builder.initialSegmentCount(1));
     }
 
     @Bean

@@ -26,11 +26,10 @@ public class SharedStoreConfiguration {
         return new BoundedAggregateCache(LedgerProperties.AGGREGATE_CACHE_SIZE);
     }
 
+    /** Axon's auto-configuration puts every command handler interceptor bean on the command bus. */
     @Bean
-    ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, EventTable events, CommandBus commandBus) {
-        ChannelCacheGuard guard = new ChannelCacheGuard(channelCache, events);
-        commandBus.registerHandlerInterceptor(guard);
-        return guard;
+    ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, EventTable events) {
+        return new ChannelCacheGuard(channelCache, events);
     }
 
     @Bean(destroyMethod = "shutdown")

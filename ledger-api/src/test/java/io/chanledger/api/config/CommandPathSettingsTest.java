@@ -1,0 +1,51 @@
+package io.chanledger.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
+import java.lang.reflect.Field;
+import java.util.List;
+import org.axonframework.commandhandling.SimpleCommandBus;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.springboot.autoconfig.AxonTimeoutAutoConfiguration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+
+/**
+ * The settings that keep Axon's machinery off a voucher's path (BENCHMARKS.md, "The paid request's
+ * profile"): each of them was found costing every command or every event in a profile.
+ */
+class CommandPathSettingsTest extends LedgerIntegrationTest {
+
+    @Autowired
+    private ApplicationContext context;
+
+    @Autowired
+    private CommandBus commandBus;
+
+    @Autowired
+    private TokenStore tokenStore;
+
+    @Test
+    void theChannelCacheGuardRunsOncePerCommand() throws ReflectiveOperationException {
+        assertThat(commandBus).isInstanceOf(SimpleCommandBus.class);
+        Field interceptors = SimpleCommandBus.class.getDeclaredField("handlerInterceptors");
+        interceptors.setAccessible(true);
+        List<?> registered = (List<?>) interceptors.get(commandBus);
+        assertThat(registered).filteredOn(ChannelCacheGuard.class::isInstance).hasSize(1);
+    }
+
+    @Test
+    void axonsHandlerTimeLimitsAreNotWrappedAroundHandlers() {
+        // with no limit set they would still take a stack trace at every handler call
+        assertThat(context.getBeanNamesForType(AxonTimeoutAutoConfiguration.class)).isEmpty();
+    }
+
+    @Test
+    void theDirectoryProcessorOfANewStoreHasOneSegment() {
+        assertThat(tokenStore.fetchSegments(ProviderDirectoryProjection.PROCESSING_GROUP)).containsExactly(0);
+    }
+}
