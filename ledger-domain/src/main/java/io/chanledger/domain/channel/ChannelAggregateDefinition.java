@@ -17,6 +17,7 @@ public final class ChannelAggregateDefinition {
     public static AggregateConfigurer<?> configurer(Cache cache, int snapshotThreshold) {
         return AggregateConfigurer.defaultConfiguration(ChannelAggregate.class)
                 .configureCache(c -> cache)
+                .configureCommandTargetResolver(c -> new ChannelCommandTargetResolver())
                 .configureSnapshotTrigger(c -> new EventCountSnapshotTriggerDefinition(c.snapshotter(), snapshotThreshold));
     }
 }
