@@ -6,6 +6,7 @@
 # round-robin on the same database. After each mode, the CPU-seconds the service processes used
 # (warm-up included) per voucher sent.
 # Usage: deploy/bench/voucher-bench.sh [levels, default 1,16,64] [vouchers per level, default 20000]
+# BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=voucher.jfr,settings=profile
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -36,7 +37,7 @@ echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /
 start_service() { # port group-commit extra-args...
     local service_port=$1 group_commit=$2
     shift 2
-    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
+    "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
         -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
         --server.port="$service_port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
         --spring.datasource.password="$PGPASSWORD" --chan.ledger.group-commit="$group_commit" \
@@ -74,7 +75,8 @@ for mode in ${BENCH_MODES:-true false two}; do
     ticks_before=$(cpu_ticks)
     bench_out=$(mktemp)
     "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.bench.VoucherAdmissionBench \
-        "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" | tee "$bench_out"
+        "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" "$service_pid" "$(getconf CLK_TCK)" \
+        | tee "$bench_out"
     ticks=$(( $(cpu_ticks) - ticks_before ))
     # every voucher sent, the bench's warm-up round (a quarter of a level, at least 1,000) included
     warm_up=$(( per_level / 4 > 1000 ? per_level / 4 : 1000 ))

@@ -2,6 +2,7 @@ package io.chanledger.api.bench;
 
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.ClosedLoopLoad;
+import io.chanledger.api.support.ServiceCpu;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.net.URI;
@@ -24,7 +25,10 @@ import java.util.UUID;
  * every voucher is a fresh, acceptable one. Channels are seeded as ChannelOpened events straight
  * into the event store of the service's (fresh) database, as the chain listener would record them.
  *
- * <p>Usage: {@code VoucherAdmissionBench <baseUrls> <jdbcUrl> <user> <password> <levels> <vouchersPerLevel>}.
+ * <p>Usage: {@code VoucherAdmissionBench <baseUrls> <jdbcUrl> <user> <password> <levels> <vouchersPerLevel>
+ * [<servicePids> <clockTicksPerSecond>]}; with the service's process ids (space-separated) each level
+ * also reports the service's CPU time per voucher, after the warm-up, the read models' background
+ * work included.
  * {@code baseUrls} may name several instances, comma-separated: each client then sends its
  * vouchers to them in turn (round-robin), so consecutive vouchers of one channel reach different
  * instances.
@@ -39,18 +43,21 @@ public final class VoucherAdmissionBench {
     private final List<String> channels = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<String> instances;
+    private final ServiceCpu serviceCpu;
 
-    private VoucherAdmissionBench(String baseUrls) {
+    private VoucherAdmissionBench(String baseUrls, ServiceCpu serviceCpu) {
         this.instances = List.of(baseUrls.split(","));
+        this.serviceCpu = serviceCpu;
     }
 
     public static void main(String[] args) throws Exception {
-        VoucherAdmissionBench bench = new VoucherAdmissionBench(args[0]);
+        VoucherAdmissionBench bench = new VoucherAdmissionBench(args[0],
+                ServiceCpu.of(args.length > 6 ? args[6] : null, args.length > 7 ? Long.parseLong(args[7]) : 100));
         bench.seed(args[1], args[2], args[3]);
         int perLevel = Integer.parseInt(args[5]);
         bench.run(16, Math.max(1_000, perLevel / 4), false); // warm-up: JIT, caches, connection pools
-        System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors | service CPU ms per voucher |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
         for (String level : args[4].split(",")) {
             int clients = Integer.parseInt(level.trim());
             bench.run(clients, clients == 1 ? Math.max(500, perLevel / 10) : perLevel, true);
@@ -111,10 +118,14 @@ public final class VoucherAdmissionBench {
             }
             requests.add(mine);
         }
+        double cpuBefore = serviceCpu.millis();
         ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
         if (report) {
-            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d |%n", clients, result.requests(), result.perSecond(),
-                    result.p50Millis(), result.p99Millis(), result.errors());
+            // what the vouchers left to do in the background (the read models) counts too
+            Thread.sleep(1_500);
+            double cpuPerVoucher = (serviceCpu.millis() - cpuBefore) / total;
+            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d | %.3f |%n", clients, result.requests(),
+                    result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuPerVoucher);
         }
     }
 

@@ -1,0 +1,57 @@
+package io.chanledger.api.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The CPU time the service's processes have used, read from {@code /proc/PID/stat}: benches report
+ * it per operation next to their wall-clock figures, since on a shared machine it hardly depends on
+ * who else uses the cores.
+ */
+public final class ServiceCpu {
+
+    private final List<Path> stats;
+    private final long ticksPerSecond;
+
+    private ServiceCpu(List<Path> stats, long ticksPerSecond) {
+        this.stats = stats;
+        this.ticksPerSecond = ticksPerSecond;
+    }
+
+    /** {@code pids}: the service's process ids, space- or comma-separated; blank for none known. */
+    public static ServiceCpu of(String pids, long ticksPerSecond) {
+        List<Path> stats = pids == null || pids.isBlank() ? List.of()
+                : List.of(pids.trim().split("[ ,]+")).stream().map(pid -> Path.of("/proc", pid, "stat")).toList();
+        return new ServiceCpu(stats, ticksPerSecond);
+    }
+
+    public boolean known() {
+        return !stats.isEmpty();
+    }
+
+    /** CPU milliseconds used so far (user and system, all processes); NaN when no process is known. */
+    public double millis() {
+        if (stats.isEmpty()) {
+            return Double.NaN;
+        }
+        long ticks = 0;
+        for (Path stat : stats) {
+            ticks += ticks(stat);
+        }
+        return ticks * 1000.0 / ticksPerSecond;
+    }
+
+    /** User and system clock ticks (fields 14 and 15 of /proc/PID/stat). */
+    private static long ticks(Path stat) {
+        try {
+            String text = Files.readString(stat);
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
