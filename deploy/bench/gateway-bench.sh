@@ -2,6 +2,9 @@
 # Provider gateway throughput: paid chat completions through the gateway (echo backend, postgres
 # profile, no chain) next to the same requests to the unpaid echo endpoint of the same process,
 # at each concurrency, in the same run; the overhead of payment as a ratio.
+# With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
+# word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
+# gateway next to the same parameters posted to the upstream directly.
 # Usage: deploy/bench/gateway-bench.sh [levels, default 16,64] [requests per client, default 300]
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
 set -euo pipefail
@@ -16,20 +19,34 @@ per_client=${2:-300}
 port=${BENCH_PORT:-18182}
 pg_user=${CHAN_TEST_PG_USER:-postgres}
 export PGPASSWORD=${CHAN_TEST_PG_PASSWORD:-}
-db=chan_gateway_bench
+# CHAN_TEST_DB_SUFFIX keeps runs of separate checkouts on one machine apart
+db=chan_gateway_bench${CHAN_TEST_DB_SUFFIX:-}
+log=/tmp/gateway-bench-service${CHAN_TEST_DB_SUFFIX:-}.log
 jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
 # a throw-away key: the benchmark never touches a chain
 export CHAN_GATEWAY_PROVIDER_KEY=0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d
 provider=0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1
 
-./mvnw -B -q -pl ledger-api -am install -DskipTests
-./mvnw -B -q -pl ledger-api test-compile
+# built in the reactor, so the local Maven repository is left as it was
+./mvnw -B -q -pl ledger-api -am package -DskipTests
 classpath_file=$(mktemp)
 service_pid=
 cleanup() { [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null; rm -f "$classpath_file"; }
 trap cleanup EXIT
-./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
+./mvnw -B -q -pl ledger-api -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$classpath_file"
 bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")"
+
+service_settings=()
+if [ "${BENCH_HTTP_UPSTREAM:-false}" = true ]; then
+    service_settings=(--chan.gateway.word-count-endpoint=true
+        --chan.gateway.upstreams[0].name=word-count --chan.gateway.upstreams[0].kind=http
+        --chan.gateway.upstreams[0].url="http://127.0.0.1:$port/demo/word-count"
+        --chan.gateway.models[1].id=word-count --chan.gateway.models[1].upstream=word-count
+        --chan.gateway.models[1].pricing=flat --chan.gateway.models[1].price=0.001
+        '--chan.gateway.models[1].parameters={"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}'
+        '--chan.gateway.models[1].example={"text":"one two three"}')
+fi
 
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
     -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
@@ -40,14 +57,15 @@ psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgre
     --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
     --chan.gateway.echo-endpoint=true --chan.gateway.upstream.kind=echo \
     --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].input-per-1k-tokens=0.00375 \
-    --chan.gateway.models[0].output-per-1k-tokens=0.015 > /tmp/gateway-bench-service.log 2>&1 &
+    --chan.gateway.models[0].output-per-1k-tokens=0.015 "${service_settings[@]}" \
+    > "$log" 2>&1 &
 service_pid=$!
 for _ in $(seq 1 120); do
     curl -fs "http://127.0.0.1:$port/v1/pricing" >/dev/null 2>&1 && break
     sleep 1
 done
 curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
-    || { echo "the gateway did not come up as $provider; see /tmp/gateway-bench-service.log" >&2; exit 1; }
+    || { echo "the gateway did not come up as $provider; see $log" >&2; exit 1; }
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \

@@ -135,6 +135,12 @@ async function main() {
   if (flatModel) {
     requests.push({ model: flatModel.id, messages: [{ role: 'user', content: 'One flat-priced request, please.' }] });
   }
+  // a non-chat service: its parameters are a JSON object in the last user message (see /v1/docs)
+  const service = provider.models.find((m) => m.id === 'word-count' && m.id !== flatModel?.id);
+  if (service) {
+    requests.push({ model: service.id, messages: [{ role: 'user', content: JSON.stringify({
+      text: 'Payment channels settle many small payments in two on-chain transactions.' }) }] });
+  }
   const unpaid = await getJson(chatUrl, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests[0]),
   });

@@ -39,12 +39,25 @@ public class SecretSettingSources implements EnvironmentPostProcessor, Ordered {
         }
     }
 
-    static final List<Secret> SECRETS = List.of(
-            new Secret("chan.gateway.provider-key", "CHAN_GATEWAY_PROVIDER_KEY", "chan.gateway.provider-key-file"),
-            new Secret("chan.gas-station.faucet-key", "CHAN_GAS_STATION_FAUCET_KEY",
-                    "chan.gas-station.faucet-key-file"),
-            new Secret("chan.admin.token", "CHAN_ADMIN_TOKEN", null),
-            new Secret("chan.gateway.upstream.api-key", "CHAN_GATEWAY_UPSTREAM_API_KEY", null));
+    /** How many of the named upstreams ({@code chan.gateway.upstreams[i].api-key}) are checked. */
+    static final int NAMED_UPSTREAMS_CHECKED = 32;
+
+    static final List<Secret> SECRETS = secrets();
+
+    private static List<Secret> secrets() {
+        List<Secret> secrets = new ArrayList<>(List.of(
+                new Secret("chan.gateway.provider-key", "CHAN_GATEWAY_PROVIDER_KEY", "chan.gateway.provider-key-file"),
+                new Secret("chan.gas-station.faucet-key", "CHAN_GAS_STATION_FAUCET_KEY",
+                        "chan.gas-station.faucet-key-file"),
+                new Secret("chan.admin.token", "CHAN_ADMIN_TOKEN", null),
+                new Secret("chan.gateway.upstream.api-key", "CHAN_GATEWAY_UPSTREAM_API_KEY", null)));
+        for (int i = 0; i < NAMED_UPSTREAMS_CHECKED; i++) {
+            // the variable Spring binds to this setting (a dash inside a name cannot be spelled in one)
+            secrets.add(new Secret("chan.gateway.upstreams[" + i + "].api-key", "CHAN_GATEWAY_UPSTREAMS_" + i
+                    + "_APIKEY", null));
+        }
+        return List.copyOf(secrets);
+    }
 
     private static final Set<String> COMMAND_LINE_SOURCES = Set.of(
             CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME,

@@ -1,6 +1,16 @@
 package io.chanledger.api.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.domain.money.Usdc;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /** The plain-text instructions of {@code /v1/docs}, written from the gateway's configuration. */
@@ -12,12 +22,15 @@ class AgentDocs {
     private final ProviderIdentity identity;
     private final PaymentTerms terms;
     private final GatewayProperties properties;
+    private final ObjectMapper json;
 
-    AgentDocs(PriceList prices, ProviderIdentity identity, PaymentTerms terms, GatewayProperties properties) {
+    AgentDocs(PriceList prices, ProviderIdentity identity, PaymentTerms terms, GatewayProperties properties,
+              ObjectMapper json) {
         this.prices = prices;
         this.identity = identity;
         this.terms = terms;
         this.properties = properties;
+        this.json = json;
     }
 
     String render(String baseUrl, String signingUrl) {
@@ -66,11 +79,120 @@ class AgentDocs {
                 terms.usdc() == null ? "" : " (token " + terms.usdc() + ")", identity.checksumAddress(), baseUrl,
                 terms.chainId(), signingUrl, PriceList.HELD_OUTPUT_TOKENS, baseUrl));
         for (PriceList.ModelRate model : prices.models()) {
-            text.append("  ").append(model.id()).append(": ").append(model.inputPer1kText()).append(" / ")
-                    .append(model.outputPer1kText()).append('\n');
+            if (model.service() == null) {
+                text.append("  ").append(model.id()).append(": ").append(model.inputPer1kText()).append(" / ")
+                        .append(model.outputPer1kText()).append(model.flat() ? " (flat: " + model.inputPer1kText()
+                                + " USDC per request)" : "").append('\n');
+            }
+        }
+        List<PriceList.ModelRate> services = prices.models().stream().filter(m -> m.service() != null).toList();
+        if (!services.isEmpty()) {
+            text.append("""
+
+                    Services: these models are not chat models. Send the same chat completion request with
+                    "model" naming the service and the last user message's content a JSON object (as text) of
+                    the service's parameters below; anything else is refused (400 invalid_parameters) and costs
+                    nothing, as do parameters the service does not accept. The answer is a chat completion whose
+                    assistant message content is the service's result as JSON text. No streaming ("stream": true
+                    is refused). Each request holds, and on success is charged, its price; a failed service
+                    (502 upstream_error) costs nothing. /v1/pricing publishes a service's price per request as
+                    inputPer1kTokens with outputPer1kTokens "0", so budget each voucher as your previous amount
+                    plus inputPer1kTokens x 1.2; for a service priced per unit that is its highest price, and
+                    its actual price (units x price per unit) is what it holds and charges.
+                    """);
+            for (PriceList.ModelRate model : services) {
+                service(text, model);
+            }
         }
         text.append("\nPricing as JSON: ").append(baseUrl).append("/v1/pricing; models: ").append(baseUrl)
                 .append("/v1/models\n");
         return text.toString();
+    }
+
+    private void service(StringBuilder text, PriceList.ModelRate model) {
+        ServiceParameters service = model.service();
+        text.append("\n  ").append(model.id());
+        if (!model.name().equals(model.id())) {
+            text.append(" (").append(model.name()).append(')');
+        }
+        text.append(service.description().isEmpty() ? "" : ": " + service.description()).append('\n');
+        if (model.pricing() == PriceList.Pricing.PER_UNIT) {
+            PriceList.Units units = model.units();
+            text.append("    price: ").append(Usdc.formatDecimalUsdc(units.pricePerUnit())).append(" USDC per unit of ")
+                    .append(units.parameter()).append(" (").append(units.parameter()).append(" from ")
+                    .append(units.min()).append(" to ").append(units.max()).append("), so ")
+                    .append(Usdc.formatDecimalUsdc(units.pricePerUnit().multiply(BigInteger.valueOf(units.min()))))
+                    .append(" to ").append(model.inputPer1kText()).append(" USDC per request\n");
+        } else {
+            text.append("    price: ").append(model.inputPer1kText())
+                    .append(" USDC per request (voucher: previous amount + ")
+                    .append(Usdc.formatDecimalUsdc(model.inputPer1k().multiply(BigInteger.valueOf(12))
+                            .divide(BigInteger.TEN))).append(")\n");
+        }
+        text.append("    parameters:\n");
+        ObjectNode schema = service.schema();
+        Iterator<Map.Entry<String, JsonNode>> properties = schema.path("properties").fields();
+        while (properties.hasNext()) {
+            Map.Entry<String, JsonNode> property = properties.next();
+            text.append("      ").append(property.getKey()).append(" (").append(type(property.getValue()))
+                    .append(service.required(property.getKey()) ? ", required" : ", optional").append(')');
+            List<String> bounds = bounds(property.getValue());
+            if (!bounds.isEmpty()) {
+                text.append(": ").append(String.join(", ", bounds));
+            }
+            if (property.getValue().path("description").isTextual()) {
+                text.append(" - ").append(property.getValue().path("description").textValue());
+            }
+            text.append('\n');
+        }
+        if (!schema.path("additionalProperties").asBoolean(true)) {
+            text.append("      no other parameters\n");
+        }
+        text.append("    example request body:\n      ").append(exampleRequest(model)).append('\n');
+    }
+
+    private static String type(JsonNode property) {
+        JsonNode type = property.path("type");
+        String name = type.isArray() ? String.join(" or ", texts(type)) : type.asText("any");
+        if (name.isEmpty()) {
+            name = "any";
+        }
+        if ("array".equals(name) && property.path("items").path("type").isTextual()) {
+            return "array of " + property.path("items").path("type").textValue();
+        }
+        return name;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.isTextual() ? v.textValue() : v.toString()));
+        return values;
+    }
+
+    private static List<String> bounds(JsonNode property) {
+        List<String> bounds = new ArrayList<>();
+        String[][] named = {{"minimum", "at least"}, {"exclusiveMinimum", "above"}, {"maximum", "at most"},
+                {"exclusiveMaximum", "below"}, {"minLength", "min length"}, {"maxLength", "max length"},
+                {"minItems", "min items"}, {"maxItems", "max items"}, {"pattern", "matching"}, {"format", "format"}};
+        for (String[] bound : named) {
+            if (property.has(bound[0])) {
+                bounds.add(bound[1] + " " + property.get(bound[0]).asText());
+            }
+        }
+        if (property.path("enum").isArray()) {
+            bounds.add("one of " + String.join(", ", texts(property.path("enum"))));
+        }
+        if (property.has("default")) {
+            bounds.add("default " + property.get("default"));
+        }
+        return bounds;
+    }
+
+    private String exampleRequest(PriceList.ModelRate model) {
+        ObjectNode request = json.createObjectNode();
+        request.put("model", model.id());
+        ArrayNode messages = request.putArray("messages");
+        messages.addObject().put("role", "user").put("content", model.service().example().toString());
+        return request.toString();
     }
 }

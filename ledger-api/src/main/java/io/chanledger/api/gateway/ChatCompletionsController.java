@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.channels.command.VoucherJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
@@ -12,7 +13,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -30,6 +36,12 @@ import org.springframework.web.bind.annotation.RestController;
  * settled at its actual cost. An answer that costs more than the voucher covers is charged what
  * the voucher covers and withheld. A failed upstream call is settled at zero: the voucher stays
  * accepted, nothing is charged.
+ *
+ * <p>A model of an HTTP service takes its parameters as a JSON object in the last user message.
+ * They are checked against the model's schema (and its unit bounds) before the voucher is touched,
+ * so invalid parameters cost nothing; the voucher is then admitted holding the request's price,
+ * which is what it is charged once the service has answered, and nothing if it failed. The
+ * answer is a chat completion whose assistant message is the service's result as JSON text.
  */
 @RestController
 @ConditionalOnGateway
@@ -37,23 +49,27 @@ class ChatCompletionsController {
 
     static final String VOUCHER_HEADER = "X-CHAN-Voucher";
 
+    private static final Logger log = LoggerFactory.getLogger(ChatCompletionsController.class);
+
     private final PriceList prices;
-    private final Upstream upstream;
+    private final Upstreams upstreams;
     private final Metering metering;
     private final StreamRelay relay;
     private final PaymentTerms terms;
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
+    private final Clock clock;
 
-    ChatCompletionsController(PriceList prices, Upstream upstream, Metering metering, StreamRelay relay,
-                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics) {
+    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
+                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock) {
         this.prices = prices;
-        this.upstream = upstream;
+        this.upstreams = upstreams;
         this.metering = metering;
         this.relay = relay;
         this.terms = terms;
         this.json = json;
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     @PostMapping("/v1/chat/completions")
@@ -69,10 +85,15 @@ class ChatCompletionsController {
         ChatRequest chat = ChatRequest.parse(body, json);
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
+        HttpServiceUpstream service = upstreams.service(rate);
+        if (service != null) {
+            return serve(service, rate, chat, voucherHeader, request);
+        }
+        Upstream upstream = upstreams.chat(rate);
         SignedVoucher voucher = voucher(voucherHeader);
         VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
         if (chat.stream()) {
-            relay.relay(chat, rate, receipt, response);
+            relay.relay(upstream, chat, rate, receipt, response);
             return null;
         }
         Upstream.Completion completion;
@@ -86,7 +107,11 @@ class ChatCompletionsController {
         Upstream.Usage usage = completion.usage();
         BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
                 : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        RequestSettlement settlement = metering.settle(receipt, cost);
+        return answer(metering.settle(receipt, cost), cost, completion.body());
+    }
+
+    /** A settled request's answer: its body with the cost headers, or withheld when the voucher fell short. */
+    private ResponseEntity<Object> answer(RequestSettlement settlement, BigInteger cost, Object body) {
         metrics.charged(settlement.charged());
         HttpHeaders headers = costHeaders(settlement);
         if (settlement.shortfall()) {
@@ -99,7 +124,69 @@ class ChatCompletionsController {
                     + "withheld. Send vouchers with a larger buffer", headers.toSingleValueMap());
         }
         metrics.request("paid");
-        return ResponseEntity.ok().headers(headers).contentType(MediaType.APPLICATION_JSON).body(completion.body());
+        return ResponseEntity.ok().headers(headers).contentType(MediaType.APPLICATION_JSON).body(body);
+    }
+
+    private ResponseEntity<Object> serve(HttpServiceUpstream service, PriceList.ModelRate rate, ChatRequest chat,
+                                         String voucherHeader, HttpServletRequest request) {
+        if (chat.stream()) {
+            metrics.request("invalid_request");
+            throw GatewayProblem.badRequest("stream_not_supported", "model " + rate.id() + " answers whole, not as a "
+                    + "stream: send \"stream\": false or leave it out");
+        }
+        ObjectNode parameters = parameters(rate, chat, request);
+        BigInteger cost = rate.serviceCost(parameters);
+        VoucherReceipt receipt = metering.admit(voucher(voucherHeader), cost);
+        String content;
+        try {
+            content = service.call(parameters);
+        } catch (RuntimeException failure) {
+            metering.settle(receipt, BigInteger.ZERO);
+            metrics.request("upstream_error");
+            log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
+                    failure instanceof Upstream.UpstreamException ? failure.getMessage() : failure.getClass().getName());
+            throw upstreamFailed(failure);
+        }
+        return answer(metering.settle(receipt, cost), cost, completion(rate.id(), content));
+    }
+
+    /** The last user message's content as the model's parameters, checked against its declaration. */
+    private ObjectNode parameters(PriceList.ModelRate rate, ChatRequest chat, HttpServletRequest request) {
+        String docs = terms.baseUrl(request) + "/v1/docs";
+        JsonNode parameters;
+        try {
+            parameters = json.readTree(chat.lastUserText());
+        } catch (IOException notJson) {
+            parameters = null;
+        }
+        if (!(parameters instanceof ObjectNode object)) {
+            metrics.request("invalid_parameters");
+            throw GatewayProblem.badRequest("invalid_parameters", "model " + rate.id() + " takes its parameters as a "
+                    + "JSON object in the last user message's content, e.g. " + rate.service().example()
+                    + "; see " + docs);
+        }
+        List<String> violations = rate.service().violations(object);
+        String units = violations.isEmpty() ? rate.unitsProblem(object) : null;
+        if (!violations.isEmpty() || units != null) {
+            metrics.request("invalid_parameters");
+            throw GatewayProblem.badRequest("invalid_parameters", "invalid parameters for model " + rate.id() + ": "
+                    + (units != null ? units : ServiceParameters.describe(violations)) + "; nothing was charged. See "
+                    + docs);
+        }
+        return object;
+    }
+
+    private ObjectNode completion(String model, String content) {
+        ObjectNode body = json.createObjectNode();
+        body.put("id", "chatcmpl-" + UUID.randomUUID().toString().replace("-", ""));
+        body.put("object", "chat.completion");
+        body.put("created", clock.instant().getEpochSecond());
+        body.put("model", model);
+        ObjectNode choice = body.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("content", content);
+        choice.put("finish_reason", "stop");
+        return body;
     }
 
     static HttpHeaders costHeaders(RequestSettlement settlement) {

@@ -6,7 +6,6 @@ import io.chanledger.api.watchtower.CloseWatch;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -36,25 +35,13 @@ class GatewayConfiguration {
     }
 
     @Bean
-    PriceList priceList(GatewayProperties properties, Clock clock) {
-        return PriceList.of(properties, clock.instant().getEpochSecond());
+    PriceList priceList(GatewayProperties properties, Clock clock, ObjectMapper json) {
+        return PriceList.of(properties, clock.instant().getEpochSecond(), json);
     }
 
     @Bean
-    Upstream upstream(GatewayProperties properties, ObjectMapper json, Clock clock) {
-        GatewayProperties.Upstream upstream = properties.upstream();
-        return switch (upstream.kind().toLowerCase(Locale.ROOT)) {
-            case "echo" -> new EchoUpstream(json, clock, upstream.echoStreamDelay(), upstream.echoAnswerTokens());
-            case "openai" -> {
-                if (GatewayProperties.blank(upstream.baseUrl())) {
-                    throw new IllegalStateException("chan.gateway.upstream.base-url is needed for the openai upstream");
-                }
-                yield new OpenAiUpstream(upstream.baseUrl(), upstream.apiKey(), upstream.connectTimeout(),
-                        upstream.timeout(), json);
-            }
-            default -> throw new IllegalStateException("chan.gateway.upstream.kind must be echo or openai, not "
-                    + upstream.kind());
-        };
+    Upstreams upstreams(GatewayProperties properties, PriceList prices, ObjectMapper json, Clock clock) {
+        return Upstreams.of(properties, prices, json, clock);
     }
 
     @Bean

@@ -29,7 +29,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * which renders {@code /v1} errors in the same shape.
  */
 @RestControllerAdvice(assignableTypes = {ChatCompletionsController.class, CloseChannelController.class,
-        ProviderInfoController.class, EchoEndpointController.class})
+        ProviderInfoController.class, EchoEndpointController.class,
+        WordCountEndpointController.class})
 @Order(Ordered.HIGHEST_PRECEDENCE)
 @ConditionalOnGateway
 class GatewayExceptionHandler {

@@ -2,8 +2,11 @@ package io.chanledger.api.gateway;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The provider gateway: {@code chan.gateway.*}. Off unless {@code enabled}.
@@ -17,6 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        (a crash mid-request); longer than any request may take
  * @param echoEndpoint also serve the echo backend, unpaid, at {@code /echo/v1/chat/completions},
  *        as an OpenAI-compatible upstream for local runs and the benchmark
+ * @param upstreams named upstreams a model may be routed to ({@link Model#upstream()}); a model
+ *        that names none is served by {@code upstream}
+ * @param wordCountEndpoint also serve a word-count service, unpaid, at {@code /demo/word-count}, as
+ *        an HTTP upstream for local runs and the benchmark
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
@@ -31,17 +38,91 @@ public record GatewayProperties(
         @DefaultValue("false") boolean echoEndpoint,
         List<Model> models,
         @DefaultValue Upstream upstream,
-        @DefaultValue Watchtower watchtower) {
+        @DefaultValue Watchtower watchtower,
+        List<NamedUpstream> upstreams,
+        @DefaultValue("false") boolean wordCountEndpoint) {
 
+    @ConstructorBinding
     public GatewayProperties {
         models = models == null ? List.of() : List.copyOf(models);
+        upstreams = upstreams == null ? List.of() : List.copyOf(upstreams);
+    }
+
+    /** A gateway with the default upstream only. */
+    public GatewayProperties(boolean enabled, String name, String description, String providerKey,
+                             String providerKeyFile, String publicUrl, String signingUrl, Duration holdTtl,
+                             boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
+        this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
+                models, upstream, watchtower, List.of(), false);
     }
 
     /**
-     * A model the gateway sells: prices per 1,000 input and output tokens as decimal USDC strings
-     * ("0.00375"); {@code created} is the epoch second {@code /v1/models} reports.
+     * A model the gateway sells. {@code pricing}: {@code tokens} (the default) with prices per
+     * 1,000 input and output tokens as decimal USDC strings ("0.00375"); {@code flat}, one
+     * {@code price} per request; or {@code per-unit}, {@code pricePerUnit} times the integer
+     * parameter {@code unitParameter}, which must lie between {@code minUnits} and {@code maxUnits}.
+     * {@code upstream} names one of {@code chan.gateway.upstreams} (none: the default upstream).
+     * A model of an {@code http} upstream declares its {@code parameters} as a JSON Schema (JSON
+     * text), an {@code example} of them (JSON text, checked against the schema at start-up) and a
+     * one-line {@code description} for the docs. {@code created} is the epoch second
+     * {@code /v1/models} reports.
      */
-    public record Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created) {
+    public record Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created,
+                        String upstream, String pricing, String price, String unitParameter, String pricePerUnit,
+                        Long minUnits, Long maxUnits, String parameters, String example, String description) {
+
+        @ConstructorBinding
+        public Model {
+        }
+
+        /** A token-priced (or, with output price 0, flat-priced) model of the default upstream. */
+        public Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created) {
+            this(id, name, inputPer1kTokens, outputPer1kTokens, created, null, null, null, null, null, null, null,
+                    null, null, null);
+        }
+    }
+
+    /**
+     * An upstream a model names. {@code kind} {@code echo} and {@code openai} take the settings of
+     * {@link Upstream}; {@code http} calls {@code method} {@code url} with the request's
+     * parameters: every {@code {name}} in the URL is replaced by that parameter (URL-encoded),
+     * and the rest go as the JSON body ({@code params: json-body}, the default for POST, PUT and
+     * PATCH), as the query string ({@code query}, the default otherwise) or nowhere
+     * ({@code path}). {@code headers} are sent as given; the API key ({@code apiKey}, normally
+     * {@code ${SOME_ENVIRONMENT_VARIABLE}}, or the file {@code apiKeyFile}) goes in
+     * {@code apiKeyHeader}, as {@code Bearer <key>} when that is {@code Authorization}, else bare.
+     * An answer with one of {@code failureStatuses} ("5xx", "404"; default every status outside
+     * 2xx), longer than {@code maxAnswerBytes} or later than {@code timeout} is a failure.
+     */
+    public record NamedUpstream(
+            String name,
+            @DefaultValue("http") String kind,
+            String baseUrl,
+            String method,
+            String url,
+            String params,
+            Map<String, String> headers,
+            String apiKey,
+            String apiKeyFile,
+            @DefaultValue("Authorization") String apiKeyHeader,
+            @DefaultValue("5s") Duration connectTimeout,
+            @DefaultValue("30s") Duration timeout,
+            @DefaultValue("1MB") DataSize maxAnswerBytes,
+            List<String> failureStatuses,
+            @DefaultValue("0ms") Duration echoStreamDelay,
+            @DefaultValue("256") int echoAnswerTokens) {
+
+        public NamedUpstream {
+            headers = headers == null ? Map.of() : Map.copyOf(headers);
+            failureStatuses = failureStatuses == null ? List.of() : List.copyOf(failureStatuses);
+        }
+
+        @Override
+        public String toString() {
+            return "NamedUpstream[name=" + name + ", kind=" + kind + ", method=" + method + ", url=" + url
+                    + ", headers=" + headers.keySet() + ", apiKey=" + (blank(apiKey) ? "unset" : "***")
+                    + ", apiKeyFile=" + apiKeyFile + ", timeout=" + timeout + "]";
+        }
     }
 
     /**
@@ -96,6 +177,6 @@ public record GatewayProperties(
     public String toString() {
         return "GatewayProperties[enabled=" + enabled + ", name=" + name + ", providerKey="
                 + (blank(providerKey) ? "unset" : "***") + ", providerKeyFile=" + providerKeyFile + ", models="
-                + models + ", upstream=" + upstream + ", watchtower=" + watchtower + "]";
+                + models + ", upstream=" + upstream + ", upstreams=" + upstreams + ", watchtower=" + watchtower + "]";
     }
 }

@@ -1,9 +1,12 @@
 package io.chanledger.api.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.money.Usdc;
 import java.math.BigInteger;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,12 +24,70 @@ final class PriceList {
      */
     static final long HELD_OUTPUT_TOKENS = 50;
 
+    /** How a model is priced: per token, per request, or per unit of one of its parameters. */
+    enum Pricing {
+        TOKENS, FLAT, PER_UNIT;
+
+        static Pricing of(String model, String text) {
+            if (GatewayProperties.blank(text)) {
+                return TOKENS;
+            }
+            return switch (text.strip().toLowerCase(Locale.ROOT)) {
+                case "tokens" -> TOKENS;
+                case "flat" -> FLAT;
+                case "per-unit" -> PER_UNIT;
+                default -> throw new IllegalStateException("chan.gateway.models[" + model + "].pricing must be "
+                        + "tokens, flat or per-unit, not " + text);
+            };
+        }
+    }
+
+    /**
+     * Per-unit pricing: {@code pricePerUnit} base units times the integer parameter
+     * {@code parameter}, which lies between {@code min} and {@code max}.
+     */
+    record Units(String parameter, BigInteger pricePerUnit, long min, long max) {
+
+        BigInteger maxPrice() {
+            return pricePerUnit.multiply(BigInteger.valueOf(max));
+        }
+    }
+
     /**
      * A model with its prices in base units per 1,000 tokens, and the decimal strings it was
      * configured with. A model priced at zero for output and above zero for input is flat-priced
-     * (PROTOCOL.md §3): its input price is the price of one request, whatever its tokens.
+     * (PROTOCOL.md §3): its input price is the price of one request, whatever its tokens. A model
+     * priced per unit publishes its highest price per request so, since that is what clients
+     * budget a request at. {@code service} is set for a model of an HTTP upstream: the parameters
+     * it takes.
      */
-    record ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created) {
+    record ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created,
+                     Pricing pricing, Units units, ServiceParameters service, String upstream) {
+
+        ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created) {
+            this(id, name, inputPer1k, outputPer1k, created, Pricing.TOKENS, null, null, null);
+        }
+
+        /** What a service request with these (valid) parameters costs; it holds the same. */
+        BigInteger serviceCost(JsonNode parameters) {
+            if (pricing == Pricing.PER_UNIT) {
+                return units.pricePerUnit().multiply(BigInteger.valueOf(parameters.path(units.parameter()).longValue()));
+            }
+            return inputPer1k;
+        }
+
+        /** Why the parameter counting units is out of its bounds; null when it is within them. */
+        String unitsProblem(JsonNode parameters) {
+            if (pricing != Pricing.PER_UNIT) {
+                return null;
+            }
+            JsonNode value = parameters.path(units.parameter());
+            if (!value.canConvertToExactIntegral() || !value.canConvertToLong() || value.longValue() < units.min()
+                    || value.longValue() > units.max()) {
+                return units.parameter() + " must be an integer from " + units.min() + " to " + units.max();
+            }
+            return null;
+        }
 
         String inputPer1kText() {
             return Usdc.formatDecimalUsdc(inputPer1k);
@@ -69,6 +130,10 @@ final class PriceList {
     }
 
     static PriceList of(GatewayProperties properties, long defaultCreated) {
+        return of(properties, defaultCreated, new ObjectMapper());
+    }
+
+    static PriceList of(GatewayProperties properties, long defaultCreated, ObjectMapper json) {
         if (properties.models().isEmpty()) {
             throw new IllegalStateException("the gateway sells nothing: configure chan.gateway.models");
         }
@@ -77,18 +142,57 @@ final class PriceList {
             if (GatewayProperties.blank(model.id())) {
                 throw new IllegalStateException("every chan.gateway.models entry needs an id");
             }
-            BigInteger input = price(model, "input-per-1k-tokens", model.inputPer1kTokens());
-            BigInteger output = price(model, "output-per-1k-tokens", model.outputPer1kTokens());
             String name = GatewayProperties.blank(model.name()) ? model.id() : model.name();
             long created = model.created() == null ? defaultCreated : model.created();
-            if (models.put(model.id(), new ModelRate(model.id(), name, input, output, created)) != null) {
+            ServiceParameters service = GatewayProperties.blank(model.parameters()) ? null
+                    : ServiceParameters.declare(model.id(), model.parameters(), model.example(), model.description(),
+                    json);
+            ModelRate rate = switch (Pricing.of(model.id(), model.pricing())) {
+                case TOKENS -> new ModelRate(model.id(), name,
+                        price(model, "input-per-1k-tokens", model.inputPer1kTokens()),
+                        price(model, "output-per-1k-tokens", model.outputPer1kTokens()), created, Pricing.TOKENS,
+                        null, service, model.upstream());
+                case FLAT -> {
+                    BigInteger price = price(model, "price", model.price());
+                    if (price.signum() <= 0) {
+                        throw new IllegalStateException("chan.gateway.models[" + model.id() + "].price must be above 0");
+                    }
+                    yield new ModelRate(model.id(), name, price, BigInteger.ZERO, created, Pricing.FLAT, null, service,
+                            model.upstream());
+                }
+                case PER_UNIT -> {
+                    Units units = units(model, service);
+                    yield new ModelRate(model.id(), name, units.maxPrice(), BigInteger.ZERO, created, Pricing.PER_UNIT,
+                            units, service, model.upstream());
+                }
+            };
+            if (models.put(model.id(), rate) != null) {
                 throw new IllegalStateException("chan.gateway.models lists " + model.id() + " twice");
             }
         }
         return new PriceList(models);
     }
 
+    private static Units units(GatewayProperties.Model model, ServiceParameters service) {
+        String where = "chan.gateway.models[" + model.id() + "]";
+        if (service == null || GatewayProperties.blank(model.unitParameter())
+                || !service.requiredInteger(model.unitParameter())) {
+            throw new IllegalStateException(where + ": per-unit pricing needs unit-parameter naming a required "
+                    + "integer of its parameters");
+        }
+        BigInteger perUnit = price(model, "price-per-unit", model.pricePerUnit());
+        long min = model.minUnits() == null ? 1 : model.minUnits();
+        if (perUnit.signum() <= 0 || model.maxUnits() == null || min < 1 || model.maxUnits() < min) {
+            throw new IllegalStateException(where + ": per-unit pricing needs price-per-unit above 0 and "
+                    + "1 <= min-units <= max-units");
+        }
+        return new Units(model.unitParameter(), perUnit, min, model.maxUnits());
+    }
+
     private static BigInteger price(GatewayProperties.Model model, String field, String text) {
+        if (text == null) {
+            throw new IllegalStateException("chan.gateway.models[" + model.id() + "]." + field + " is missing");
+        }
         try {
             return Usdc.parseDecimalUsdc(text);
         } catch (IllegalArgumentException e) {

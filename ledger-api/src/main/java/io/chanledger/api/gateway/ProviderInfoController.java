@@ -1,5 +1,7 @@
 package io.chanledger.api.gateway;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.chanledger.domain.money.Usdc;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +15,28 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnGateway
 class ProviderInfoController {
 
-    record ModelPrices(String inputPer1kTokens, String outputPer1kTokens) {
+    /**
+     * A model's prices as the marketplace reads them, and how it is priced: {@code pricing}
+     * {@code tokens}, {@code flat} (with {@code perRequest}, the input price) or {@code per-unit}
+     * (with the unit parameter, its price and bounds; the input price is the highest price of a
+     * request, which is what clients budget by).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ModelPrices(String inputPer1kTokens, String outputPer1kTokens, String name, String pricing,
+                       String perRequest, String unitParameter, String pricePerUnit, Long minUnits, Long maxUnits) {
+
+        static ModelPrices of(PriceList.ModelRate model) {
+            PriceList.Units units = model.units();
+            String pricing = switch (model.pricing()) {
+                case TOKENS -> model.flat() ? "flat" : "tokens";
+                case FLAT -> "flat";
+                case PER_UNIT -> "per-unit";
+            };
+            return new ModelPrices(model.inputPer1kText(), model.outputPer1kText(), model.name(), pricing,
+                    "flat".equals(pricing) ? model.inputPer1kText() : null, units == null ? null : units.parameter(),
+                    units == null ? null : Usdc.formatDecimalUsdc(units.pricePerUnit()),
+                    units == null ? null : units.min(), units == null ? null : units.max());
+        }
     }
 
     record Pricing(String provider, String providerName, long chainId, String currency, int decimals,
@@ -44,7 +67,7 @@ class ProviderInfoController {
     @GetMapping(path = "/v1/pricing", produces = MediaType.APPLICATION_JSON_VALUE)
     Pricing pricing() {
         Map<String, ModelPrices> models = new LinkedHashMap<>();
-        prices.models().forEach(m -> models.put(m.id(), new ModelPrices(m.inputPer1kText(), m.outputPer1kText())));
+        prices.models().forEach(m -> models.put(m.id(), ModelPrices.of(m)));
         return new Pricing(identity.checksumAddress(), properties.name(), terms.chainId(), "USDC", 6, models);
     }
 

@@ -36,17 +36,15 @@ class StreamRelay {
 
     private static final Logger log = LoggerFactory.getLogger(StreamRelay.class);
 
-    private final Upstream upstream;
     private final Metering metering;
     private final GatewayMetrics metrics;
 
-    StreamRelay(Upstream upstream, Metering metering, GatewayMetrics metrics) {
-        this.upstream = upstream;
+    StreamRelay(Metering metering, GatewayMetrics metrics) {
         this.metering = metering;
         this.metrics = metrics;
     }
 
-    void relay(ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt, HttpServletResponse response)
+    void relay(Upstream upstream, ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt, HttpServletResponse response)
             throws IOException {
         Upstream.Stream stream;
         try {

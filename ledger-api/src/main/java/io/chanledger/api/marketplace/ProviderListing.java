@@ -141,7 +141,13 @@ class ProviderListing {
     static List<ProvidersResponse.Model> models(List<ModelPrice> models) {
         return models.stream().map(m -> new ProvidersResponse.Model(m.id(), m.name(),
                 new ProvidersResponse.Pricing(Usdc.formatDecimalUsdc(m.inputPer1kTokens()),
-                        Usdc.formatDecimalUsdc(m.outputPer1kTokens()), "USDC", Usdc.DECIMALS))).toList();
+                        Usdc.formatDecimalUsdc(m.outputPer1kTokens()), "USDC", Usdc.DECIMALS, perRequest(m)))).toList();
+    }
+
+    /** A flat-priced service's price of one request (PROTOCOL.md §3: output price 0, input price above 0). */
+    private static String perRequest(ModelPrice model) {
+        return model.outputPer1kTokens().signum() == 0 && model.inputPer1kTokens().signum() > 0
+                ? Usdc.formatDecimalUsdc(model.inputPer1kTokens()) : null;
     }
 
     private DirectoryResponse.Entry directoryEntry(ProviderView view) {

@@ -57,7 +57,10 @@ record ProvidersResponse(
             @Schema(description = "USDC per 1,000 input tokens, decimal string", example = "0.00375") String inputPer1kTokens,
             @Schema(description = "USDC per 1,000 output tokens, decimal string", example = "0.015") String outputPer1kTokens,
             @Schema(example = "USDC") String currency,
-            @Schema(example = "6") int decimals) {
+            @Schema(example = "6") int decimals,
+            @Schema(description = "for a flat-priced service (output price 0): the price of one request, decimal "
+                    + "USDC; absent for token-priced models", example = "0.002")
+            @JsonInclude(JsonInclude.Include.NON_NULL) String perRequest) {
     }
 
     @Schema(name = "CompactProvider", description = "a Provider with only what choosing and paying need")

@@ -60,7 +60,7 @@ class SecretSettingSourcesTest {
     @Test
     void refusesTheOtherSpellingsSpringWouldBind() {
         for (String argument : new String[]{"--chan.gateway.providerKey=" + KEY, "--chan.gateway.provider_key=" + KEY,
-                "--chan.gateway.upstream.apiKey=sk-test"}) {
+                "--chan.gateway.upstream.apiKey=sk-test", "--chan.gateway.upstreams[3].apiKey=sk-test"}) {
             assertThatThrownBy(() -> SecretSettingSources.check(environment(List.of(argument), Map.of())))
                     .as(argument).isInstanceOf(SecretOnCommandLineException.class);
         }

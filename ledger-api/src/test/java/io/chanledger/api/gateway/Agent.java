@@ -24,6 +24,8 @@ public final class Agent {
     /** The system message of {@link #chatBody}. */
     static final String SYSTEM_PROMPT = "Be brief.";
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
     public final Credentials wallet;
     private final Devnet devnet;
     private final String baseUrl;
@@ -101,6 +103,18 @@ public final class Agent {
             request.header("X-CHAN-Voucher", voucher);
         }
         return Http.send(request);
+    }
+
+    /**
+     * A request to a service model as agent clients send it: the parameters as the JSON text of
+     * the last user message, after a system message.
+     */
+    public static String serviceBody(String model, String parameters) {
+        com.fasterxml.jackson.databind.node.ObjectNode body = JSON.createObjectNode().put("model", model);
+        var messages = body.putArray("messages");
+        messages.addObject().put("role", "system").put("content", SYSTEM_PROMPT);
+        messages.addObject().put("role", "user").put("content", parameters);
+        return body.toString();
     }
 
     public static String chatBody(String model, String content, Integer maxTokens, boolean stream) {

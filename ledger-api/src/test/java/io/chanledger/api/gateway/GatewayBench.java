@@ -28,6 +28,11 @@ import java.util.UUID;
  * before plus its own request. Unpaid and paid runs alternate twice per level; each figure is the
  * mean of its two runs.
  *
+ * <p>With {@code BENCH_HTTP_UPSTREAM=true} the same for a flat-priced service of an HTTP upstream:
+ * paid requests to the model {@code word-count} (its parameters as JSON in the user message) next
+ * to the same parameters posted straight to the upstream, the unpaid word-count endpoint of the
+ * same process on loopback.
+ *
  * <p>Usage: {@code GatewayBench <baseUrl> <jdbcUrl> <user> <password> <providerAddress> <levels> <requestsPerClient>}
  */
 public final class GatewayBench {
@@ -35,8 +40,15 @@ public final class GatewayBench {
     private static final DigestSigner CONSUMER = TestKeys.wallet("gateway-bench-consumer");
     static final String BODY = "{\"model\":\"echo-1\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
             + "\"content\":\"hello, what does a payment channel cost per request?\"}]}";
-    /** A bound on one request's estimate at the benchmark's prices (0.00375 / 0.015 per 1k tokens). */
+    static final String SERVICE_PARAMETERS = "{\"text\":\"hello, what does a payment channel cost per request?\"}";
+    static final String SERVICE_BODY = "{\"model\":\"word-count\",\"messages\":[{\"role\":\"user\",\"content\":"
+            + "\"" + SERVICE_PARAMETERS.replace("\"", "\\\"") + "\"}]}";
+    /**
+     * A bound on one request's estimate at the benchmark's prices (0.00375 / 0.015 per 1k tokens);
+     * for the word-count service, its flat price (0.001).
+     */
     private static final long PER_REQUEST = 1_000;
+    private static final boolean HTTP_UPSTREAM = Boolean.parseBoolean(System.getenv("BENCH_HTTP_UPSTREAM"));
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -69,7 +81,11 @@ public final class GatewayBench {
         String jdbc = args[1];
         bench.run(16, bench.seed(jdbc, args[2], args[3], 16), Math.max(50, perClient / 4), true);
         bench.run(16, null, Math.max(50, perClient / 4), false);
-        System.out.println("| concurrent channels | unpaid echo req/s | paid req/s | overhead (unpaid ÷ paid) "
+        System.out.println(HTTP_UPSTREAM ? "flat-priced word-count service (HTTP upstream on loopback): paid "
+                + "through the gateway against the upstream called directly" : "echo chat completions: paid through "
+                + "the gateway against the unpaid echo endpoint");
+        System.out.println("| concurrent channels | unpaid " + (HTTP_UPSTREAM ? "upstream" : "echo")
+                + " req/s | paid req/s | overhead (unpaid ÷ paid) "
                 + "| unpaid p50 / p99 ms | paid p50 / p99 ms | service CPU ms per request, unpaid / paid | errors |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String level : args[5].split(",")) {
@@ -127,9 +143,11 @@ public final class GatewayBench {
         for (int c = 0; c < clients; c++) {
             List<HttpRequest> mine = new ArrayList<>(perClient);
             for (int n = 1; n <= perClient; n++) {
+                String unpaidPath = HTTP_UPSTREAM ? "/demo/word-count" : "/echo/v1/chat/completions";
+                String body = !HTTP_UPSTREAM ? BODY : paid ? SERVICE_BODY : SERVICE_PARAMETERS;
                 HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl
-                                + (paid ? "/v1/chat/completions" : "/echo/v1/chat/completions")))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY));
+                                + (paid ? "/v1/chat/completions" : unpaidPath)))
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
                 if (paid) {
                     request.header("X-CHAN-Voucher", Channels.voucherJson(CONSUMER, channels.get(c),
                             n * PER_REQUEST, n));

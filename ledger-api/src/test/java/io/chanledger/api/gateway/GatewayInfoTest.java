@@ -37,7 +37,7 @@ class GatewayInfoTest extends LedgerIntegrationTest {
         JsonNode models = Http.get(baseUrl() + "/v1/models").json();
 
         assertThat(models.path("object").asText()).isEqualTo("list");
-        assertThat(models.path("data")).hasSize(2);
+        assertThat(models.path("data")).hasSize(4);
         JsonNode first = models.path("data").path(0);
         assertThat(first.path("id").asText()).isEqualTo("echo-1");
         assertThat(first.path("object").asText()).isEqualTo("model");

@@ -40,7 +40,7 @@ class GatewayStreamTest extends LedgerIntegrationTest {
     @Autowired
     PriceList prices;
     @Autowired
-    Upstream upstream;
+    Upstreams upstreams;
 
     @Test
     void aClientThatLeavesMidStreamPaysForWhatItReceivedAndTheUpstreamIsCancelled() throws Exception {
@@ -50,7 +50,7 @@ class GatewayStreamTest extends LedgerIntegrationTest {
                 BigInteger.valueOf(5_000_000), Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));
         String prompt = IntStream.range(0, 300).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
         int maxTokens = 250;
-        EchoUpstream echo = (EchoUpstream) upstream;
+        EchoUpstream echo = (EchoUpstream) upstreams.chat(prices.model("echo-1").orElseThrow());
         long cancelledBefore = echo.streamsCancelled();
         long producedBefore = echo.chunksProduced();
 

@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -16,8 +17,8 @@ final class StandaloneGateway {
 
     static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
                         ObjectProvider<PaymentTerms> terms, ObjectMapper json) {
-        ChatCompletionsController controller = new ChatCompletionsController(prices, upstream, metering,
-                new StreamRelay(upstream, metering, metrics), terms.getObject(), json, metrics);
+        ChatCompletionsController controller = new ChatCompletionsController(prices, Upstreams.single(upstream, prices),
+                metering, new StreamRelay(metering, metrics), terms.getObject(), json, metrics, Clock.systemUTC());
         return MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
                 .build();
     }
