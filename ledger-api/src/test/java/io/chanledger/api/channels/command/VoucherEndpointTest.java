@@ -65,6 +65,29 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void theAnswerIsWrittenAsTheConvertersWouldWriteIt() {
+        Http.Reply reply = post(Channels.voucherJson(CONSUMER, channelId, 1_000, 1));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.contentType()).startsWith("application/json");
+        JsonNode receipt = reply.json();
+        assertThat(receipt.path("amount").isTextual()).as("amounts are decimal strings").isTrue();
+        assertThat(receipt.path("duplicate").isBoolean()).isTrue();
+    }
+
+    @Test
+    void theOpenApiDocumentStillDescribesTheVoucherExchange() {
+        JsonNode post = Http.get(baseUrl() + "/v3/api-docs").json().path("paths")
+                .path("/api/channels/{channelId}/vouchers").path("post");
+
+        assertThat(post.path("requestBody").path("required").asBoolean()).isTrue();
+        assertThat(post.path("requestBody").path("content").has("application/json")).isTrue();
+        assertThat(post.path("responses").path("200").path("content").path("application/json").path("schema")
+                .path("$ref").asText()).endsWith("/VoucherReceiptResponse");
+        assertThat(post.path("parameters").findValuesAsText("name")).containsExactly("channelId");
+    }
+
+    @Test
     void acceptsAVoucherAndAnswersWithTheNewBalance() {
         Http.Reply reply = post(Channels.voucherJson(CONSUMER, channelId, 250_000, 1));
 
