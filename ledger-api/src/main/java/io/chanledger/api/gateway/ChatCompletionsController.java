@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.channels.command.VoucherJson;
+import io.chanledger.api.web.HotPathJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
@@ -21,8 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -59,6 +58,7 @@ class ChatCompletionsController {
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
     private final Clock clock;
+    private final HotPathJson<ObjectNode> answerJson;
 
     ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
                               PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock) {
@@ -70,12 +70,13 @@ class ChatCompletionsController {
         this.json = json;
         this.metrics = metrics;
         this.clock = clock;
+        this.answerJson = HotPathJson.of(json, ObjectNode.class);
     }
 
     @PostMapping("/v1/chat/completions")
-    ResponseEntity<Object> complete(@RequestHeader(name = VOUCHER_HEADER, required = false) String voucherHeader,
-                                    @RequestBody(required = false) byte[] body, HttpServletRequest request,
-                                    HttpServletResponse response) throws IOException {
+    void complete(@RequestHeader(name = VOUCHER_HEADER, required = false) String voucherHeader,
+                  @RequestBody(required = false) byte[] body, HttpServletRequest request,
+                  HttpServletResponse response) throws IOException {
         if (voucherHeader == null || voucherHeader.isBlank()) {
             metrics.request("voucher_required");
             throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required",
@@ -87,14 +88,15 @@ class ChatCompletionsController {
                 "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
         HttpServiceUpstream service = upstreams.service(rate);
         if (service != null) {
-            return serve(service, rate, chat, voucherHeader, request);
+            serve(service, rate, chat, voucherHeader, request, response);
+            return;
         }
         Upstream upstream = upstreams.chat(rate);
         SignedVoucher voucher = voucher(voucherHeader);
         VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
         if (chat.stream()) {
             relay.relay(upstream, chat, rate, receipt, response);
-            return null;
+            return;
         }
         Upstream.Completion completion;
         try {
@@ -107,11 +109,16 @@ class ChatCompletionsController {
         Upstream.Usage usage = completion.usage();
         BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
                 : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        return answer(metering.settle(receipt, cost), cost, completion.body());
+        answer(metering.settle(receipt, cost), cost, completion.body(), response);
     }
 
-    /** A settled request's answer: its body with the cost headers, or withheld when the voucher fell short. */
-    private ResponseEntity<Object> answer(RequestSettlement settlement, BigInteger cost, Object body) {
+    /**
+     * Writes a settled request's answer, its body with the cost headers, or throws when the voucher
+     * fell short and the answer is withheld. The body is written without the message converters
+     * ({@link HotPathJson}).
+     */
+    private void answer(RequestSettlement settlement, BigInteger cost, ObjectNode body,
+                                          HttpServletResponse response) throws IOException {
         metrics.charged(settlement.charged());
         HttpHeaders headers = costHeaders(settlement);
         if (settlement.shortfall()) {
@@ -124,11 +131,13 @@ class ChatCompletionsController {
                     + "withheld. Send vouchers with a larger buffer", headers.toSingleValueMap());
         }
         metrics.request("paid");
-        return ResponseEntity.ok().headers(headers).contentType(MediaType.APPLICATION_JSON).body(body);
+        headers.forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+        answerJson.write(body, response);
     }
 
-    private ResponseEntity<Object> serve(HttpServiceUpstream service, PriceList.ModelRate rate, ChatRequest chat,
-                                         String voucherHeader, HttpServletRequest request) {
+    private void serve(HttpServiceUpstream service, PriceList.ModelRate rate, ChatRequest chat,
+                                         String voucherHeader, HttpServletRequest request,
+                                         HttpServletResponse response) throws IOException {
         if (chat.stream()) {
             metrics.request("invalid_request");
             throw GatewayProblem.badRequest("stream_not_supported", "model " + rate.id() + " answers whole, not as a "
@@ -147,7 +156,7 @@ class ChatCompletionsController {
                     failure instanceof Upstream.UpstreamException ? failure.getMessage() : failure.getClass().getName());
             throw upstreamFailed(failure);
         }
-        return answer(metering.settle(receipt, cost), cost, completion(rate.id(), content));
+        answer(metering.settle(receipt, cost), cost, completion(rate.id(), content), response);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */

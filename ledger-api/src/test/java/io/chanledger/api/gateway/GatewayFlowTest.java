@@ -111,6 +111,7 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            assertThat(reply.contentType()).startsWith("application/json");
             BigInteger cost = cost(prices, "echo-1", prompt, ECHO_ANSWER_TOKENS);
             total = total.add(cost);
             assertThat(reply.json().path("choices").path(0).path("message").path("content").asText())
