@@ -1,7 +1,9 @@
 package io.chanledger.domain.provider;
 
 import org.axonframework.config.AggregateConfigurer;
+import org.axonframework.eventsourcing.AggregateFactory;
 import org.axonframework.eventsourcing.EventCountSnapshotTriggerDefinition;
+import org.axonframework.eventsourcing.GenericAggregateFactory;
 
 /**
  * How the application registers the (package-private) Provider aggregate. Snapshots, since a
@@ -16,5 +18,10 @@ public final class ProviderAggregateDefinition {
     public static AggregateConfigurer<?> configurer(int snapshotThreshold) {
         return AggregateConfigurer.defaultConfiguration(ProviderAggregate.class)
                 .configureSnapshotTrigger(c -> new EventCountSnapshotTriggerDefinition(c.snapshotter(), snapshotThreshold));
+    }
+
+    /** Builds the aggregate from its events (and snapshots): what a snapshotter needs to know the type. */
+    public static AggregateFactory<?> aggregateFactory() {
+        return new GenericAggregateFactory<>(ProviderAggregate.class);
     }
 }

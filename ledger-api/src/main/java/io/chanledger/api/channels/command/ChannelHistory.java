@@ -18,9 +18,13 @@ public class ChannelHistory {
         this.eventStore = eventStore;
     }
 
-    /** The channel's events, oldest first; empty when the ledger has never heard of it. */
+    /**
+     * The channel's events, oldest first; empty when the ledger has never heard of it. Every event
+     * from the first: reading from the start skips the channel's snapshots, which are the
+     * aggregate's state and not an event of its history.
+     */
     public List<DomainEventMessage<?>> events(String channelId) {
-        return eventStore.readEvents(channelId).asStream().collect(Collectors.toList());
+        return eventStore.readEvents(channelId, 0).asStream().collect(Collectors.toList());
     }
 
     public Optional<ChannelState> state(String channelId) {

@@ -70,9 +70,13 @@ class ChannelReads {
         return clock.instant().getEpochSecond();
     }
 
-    /** The projection's transitions applied to the channel's events straight from the store. */
+    /**
+     * The projection's transitions applied to the channel's events straight from the store, every
+     * one from the first (reading from the start skips the aggregate's snapshots).
+     */
     private ChannelBalance fold(String channelId) {
-        List<DomainEventMessage<?>> events = eventStore.readEvents(channelId).asStream().collect(Collectors.toList());
+        List<DomainEventMessage<?>> events = eventStore.readEvents(channelId, 0).asStream()
+                .collect(Collectors.toList());
         ChannelBalance balance = null;
         for (DomainEventMessage<?> message : events) {
             long sequence = message.getSequenceNumber();

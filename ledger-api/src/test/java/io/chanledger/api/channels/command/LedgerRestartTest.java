@@ -3,6 +3,7 @@ package io.chanledger.api.channels.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.LedgerApplication;
+import io.chanledger.api.gateway.Await;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -10,12 +11,14 @@ import io.chanledger.api.support.TestDatabases;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.time.Instant;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Whatever the ledger acknowledged survives the application going away. */
 class LedgerRestartTest {
@@ -49,6 +52,10 @@ class LedgerRestartTest {
                         Channels.voucherJson(CONSUMER, channelId, nonce * 10_000L, nonce));
                 assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             }
+            // taken after the commits, off the vouchers' path
+            JdbcTemplate jdbc = first.getBean(JdbcTemplate.class);
+            Await.until(Duration.ofSeconds(10), "a snapshot of the channel", () -> jdbc.queryForObject(
+                    "SELECT count(*) FROM snapshot_event_entry WHERE aggregate_identifier = ?", Long.class, channelId) > 0);
         }
 
         try (ConfigurableApplicationContext second = start(databaseUrl)) {
