@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
+import io.chanledger.api.web.LimitedBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -215,7 +215,7 @@ final class HttpServiceUpstream {
 
     private HttpResponse<byte[]> send(HttpRequest request) {
         CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(request, info -> failure(info.statusCode())
-                ? HttpResponse.BodySubscribers.replacing(null) : new LimitedBody(maxAnswerBytes));
+                ? HttpResponse.BodySubscribers.replacing(null) : LimitedBody.subscriber(maxAnswerBytes));
         try {
             // the request's own timeout covers the wait for the status line; this one, the whole answer
             return call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -228,7 +228,7 @@ final class HttpServiceUpstream {
             throw new Upstream.UpstreamException("interrupted while calling the service", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof AnswerTooLarge) {
+            if (cause instanceof LimitedBody.TooLarge) {
                 throw new Upstream.UpstreamException("the service's answer is larger than " + maxAnswerBytes + " bytes",
                         null);
             }
@@ -308,61 +308,5 @@ final class HttpServiceUpstream {
     @Override
     public String toString() {
         return "HttpServiceUpstream[" + name + ": " + method + " " + url + "]";
-    }
-
-    private static final class AnswerTooLarge extends IOException {
-        AnswerTooLarge() {
-            super("answer too large", null);
-        }
-    }
-
-    /** Collects an answer, giving up (and the connection) as soon as it passes the limit. */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final long limit;
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream collected = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        LimitedBody(long limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : buffers) {
-                if (collected.size() + (long) buffer.remaining() > limit) {
-                    subscription.cancel();
-                    result.completeExceptionally(new AnswerTooLarge());
-                    return;
-                }
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.get(bytes);
-                collected.writeBytes(bytes);
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            result.completeExceptionally(throwable);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(collected.toByteArray());
-        }
-
-        @Override
-        public CompletableFuture<byte[]> getBody() {
-            return result;
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.chanledger.api.marketplace;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.web.LimitedBody;
 import io.chanledger.domain.provider.ModelPrice;
 import java.io.IOException;
 import java.net.URI;

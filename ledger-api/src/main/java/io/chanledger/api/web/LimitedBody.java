@@ -1,4 +1,4 @@
-package io.chanledger.api.marketplace;
+package io.chanledger.api.web;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,20 +9,35 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
-/** A response body read into memory up to a limit; a larger one fails instead of filling the heap. */
-final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+/**
+ * A response body read into memory up to a limit; a larger one fails with {@link TooLarge}, and the
+ * connection is given up, instead of filling the heap.
+ */
+public final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
 
-    private final int maxBytes;
+    /** The body passed its limit. */
+    public static final class TooLarge extends IOException {
+
+        TooLarge(long maxBytes) {
+            super("the response is larger than " + maxBytes + " bytes");
+        }
+    }
+
+    private final long maxBytes;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> result = new CompletableFuture<>();
     private Flow.Subscription subscription;
 
-    private LimitedBody(int maxBytes) {
+    private LimitedBody(long maxBytes) {
         this.maxBytes = maxBytes;
     }
 
-    static HttpResponse.BodyHandler<byte[]> handler(int maxBytes) {
+    public static HttpResponse.BodyHandler<byte[]> handler(long maxBytes) {
         return info -> new LimitedBody(maxBytes);
+    }
+
+    public static HttpResponse.BodySubscriber<byte[]> subscriber(long maxBytes) {
+        return new LimitedBody(maxBytes);
     }
 
     @Override
@@ -44,7 +59,7 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
         for (ByteBuffer item : items) {
             if (buffer.size() + item.remaining() > maxBytes) {
                 subscription.cancel();
-                result.completeExceptionally(new IOException("the response is larger than " + maxBytes + " bytes"));
+                result.completeExceptionally(new TooLarge(maxBytes));
                 return;
             }
             byte[] chunk = new byte[item.remaining()];
