@@ -12,6 +12,7 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.eip712.Hex;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,8 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
     PriceList prices;
     @Autowired
     ChannelHistory history;
+    @Autowired
+    MeterRegistry meters;
 
     /** The echo backend's answer to {@link Agent#chatBody} with {@code content}, cut to {@code answerLimit} tokens. */
     static String echoAnswer(String model, String content, long answerLimit) {
@@ -72,9 +75,12 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
     @Test
     void aRequestWithoutAVoucherIsAnsweredWithThePaymentTerms() {
         Agent agent = Agent.create(devnet(), baseUrl());
+        double refusedBefore = meters.counter("chan.gateway.requests", "outcome", "voucher_required").count();
         Http.Reply reply = agent.chat(null, "");
 
         assertThat(reply.status()).isEqualTo(402);
+        assertThat(meters.counter("chan.gateway.requests", "outcome", "voucher_required").count())
+                .isEqualTo(refusedBefore + 1);
         var headers = reply.raw().headers();
         assertThat(headers.firstValue("X-Payment-Protocol")).contains("chan-v2");
         assertThat(headers.firstValue("X-Payment-Provider")).contains(identity.checksumAddress());
