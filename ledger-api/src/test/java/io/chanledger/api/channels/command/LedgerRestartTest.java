@@ -14,6 +14,8 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -59,6 +61,11 @@ class LedgerRestartTest {
         }
 
         try (ConfigurableApplicationContext second = start(databaseUrl)) {
+            // the channel is loaded from its latest snapshot, which reads back as the aggregate
+            DomainEventMessage<?> first = second.getBean(EventStore.class).readEvents(channelId).asStream()
+                    .findFirst().orElseThrow();
+            assertThat(first.getPayloadType().getSimpleName()).isEqualTo("ChannelAggregate");
+            assertThat(first.getPayload()).isNotNull();
             String url = base(second) + "/api/channels/" + channelId;
             var state = AdminReads.get(url).json();
             assertThat(state.path("voucherCount").asLong()).isEqualTo(12);
