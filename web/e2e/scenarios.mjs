@@ -52,6 +52,8 @@ const registerAndApprove = {
     const token = `e2e${Date.now().toString(36)}`;
     const stub = await startStubProvider(account.address, [
       { id: `${token}-chat`, name: 'E2E Chat', input: '0.00015', output: '0.0006' },
+      // flat-priced (output 0): the price of one request
+      { id: `${token}-fetch`, name: 'E2E Fetch', input: '0.002', output: '0' },
     ]);
     state.stub = stub;
     state.modelToken = token;
@@ -122,7 +124,9 @@ const browseAndFilter = {
     if (state.providerId) {
       await page.locator(`tr[data-provider-id="${state.providerId}"]`).waitFor({ timeout: 20_000 });
       expect(await rows.count() === 1, 'other providers match the test model');
-      expect((await rows.first().textContent()).includes('0.000150 in / 0.000600 out per 1k tokens'), 'the price is not shown');
+      const listed = await rows.first().textContent();
+      expect(listed.includes('0.000150 in / 0.000600 out per 1k tokens'), 'the token price is not shown');
+      expect(listed.includes('0.002000 per request'), 'the flat model is not shown at its price per request');
     }
     await page.fill('input[name=model]', 'no-such-model-anywhere');
     await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 0);

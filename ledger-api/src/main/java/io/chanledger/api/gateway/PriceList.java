@@ -64,10 +64,6 @@ final class PriceList {
     record ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created,
                      Pricing pricing, Units units, ServiceParameters service, String upstream) {
 
-        ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created) {
-            this(id, name, inputPer1k, outputPer1k, created, Pricing.TOKENS, null, null, null);
-        }
-
         /** What a service request with these (valid) parameters costs; it holds the same. */
         BigInteger serviceCost(JsonNode parameters) {
             if (pricing == Pricing.PER_UNIT) {

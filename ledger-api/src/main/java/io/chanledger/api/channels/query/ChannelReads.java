@@ -1,5 +1,6 @@
 package io.chanledger.api.channels.query;
 
+import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.projections.channel.ChannelBalance;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.stereotype.Service;
@@ -29,14 +29,16 @@ class ChannelReads {
 
     private final ChannelBalanceRepository balances;
     private final EventStore eventStore;
+    private final ChannelHistory history;
     private final ReadModelProgress progress;
     private final ReadModelProperties properties;
     private final Clock clock;
 
-    ChannelReads(ChannelBalanceRepository balances, EventStore eventStore, ReadModelProgress progress,
-                 ReadModelProperties properties, Clock clock) {
+    ChannelReads(ChannelBalanceRepository balances, EventStore eventStore, ChannelHistory history,
+                 ReadModelProgress progress, ReadModelProperties properties, Clock clock) {
         this.balances = balances;
         this.eventStore = eventStore;
+        this.history = history;
         this.progress = progress;
         this.properties = properties;
         this.clock = clock;
@@ -70,13 +72,9 @@ class ChannelReads {
         return clock.instant().getEpochSecond();
     }
 
-    /**
-     * The projection's transitions applied to the channel's events straight from the store, every
-     * one from the first (reading from the start skips the aggregate's snapshots).
-     */
+    /** The projection's transitions applied to the channel's events straight from the store. */
     private ChannelBalance fold(String channelId) {
-        List<DomainEventMessage<?>> events = eventStore.readEvents(channelId, 0).asStream()
-                .collect(Collectors.toList());
+        List<DomainEventMessage<?>> events = history.events(channelId);
         ChannelBalance balance = null;
         for (DomainEventMessage<?> message : events) {
             long sequence = message.getSequenceNumber();
