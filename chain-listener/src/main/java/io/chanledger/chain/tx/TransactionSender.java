@@ -73,7 +73,12 @@ public final class TransactionSender {
         nextNonce = null;
     }
 
-    public synchronized SendResult send(TransactionRequest request) {
+    public SendResult send(TransactionRequest request) {
+        return send(request, BroadcastJournal.NONE);
+    }
+
+    /** {@link #send(TransactionRequest)}, telling {@code journal} of the signed transaction before it is broadcast. */
+    public synchronized SendResult send(TransactionRequest request, BroadcastJournal journal) {
         BigInteger gasLimit;
         BigInteger[] fees;
         try {
@@ -88,7 +93,7 @@ public final class TransactionSender {
             return e.isTransient() ? new SendResult.TransientFailure(e.getMessage(), null)
                     : new SendResult.Refused(e.getMessage(), null);
         }
-        Broadcast broadcast = broadcast(request, gasLimit, fees, true);
+        Broadcast broadcast = broadcast(request, gasLimit, fees, true, journal);
         if (broadcast.outcome != null) {
             return broadcast.outcome;
         }
@@ -98,12 +103,14 @@ public final class TransactionSender {
     private record Broadcast(String txHash, BigInteger nonce, SendResult outcome) {
     }
 
-    private Broadcast broadcast(TransactionRequest request, BigInteger gasLimit, BigInteger[] fees, boolean mayResync) {
+    private Broadcast broadcast(TransactionRequest request, BigInteger gasLimit, BigInteger[] fees, boolean mayResync,
+                                BroadcastJournal journal) {
         BigInteger nonce = nextNonce;
         RawTransaction raw = RawTransaction.createTransaction(chainId, nonce, gasLimit, request.to(), request.value(),
                 request.data(), fees[0], fees[1]);
         String signed = Numeric.toHexString(TransactionEncoder.signMessage(raw, credentials));
         String txHash = Hash.sha3(signed).toLowerCase(Locale.ROOT);
+        journal.signed(txHash, nonce, signed);
         try {
             eth.sendRawTransaction(signed);
         } catch (RpcException e) {
@@ -126,7 +133,7 @@ public final class TransactionSender {
                     nextNonce = null;
                     return new Broadcast(null, null, new SendResult.TransientFailure(unreachable.getMessage(), null));
                 }
-                return broadcast(request, gasLimit, fees, false);
+                return broadcast(request, gasLimit, fees, false, journal);
             } else if (e.isTransient()) {
                 nextNonce = null;
                 return new Broadcast(null, null, new SendResult.TransientFailure(e.getMessage(), txHash));
@@ -138,6 +145,21 @@ public final class TransactionSender {
         nextNonce = nonce.add(BigInteger.ONE);
         log.info("sent transaction {} from {} with nonce {} to {}", txHash, address(), nonce, request.to());
         return new Broadcast(txHash, nonce, null);
+    }
+
+    /**
+     * Hands a transaction signed earlier to the node again (one a {@link BroadcastJournal} kept):
+     * the same bytes and nonce, so it lands at most once. False when the node refused it.
+     */
+    public boolean rebroadcast(String rawTransaction) {
+        String txHash = Hash.sha3(rawTransaction).toLowerCase(Locale.ROOT);
+        try {
+            eth.sendRawTransaction(rawTransaction);
+            log.info("sent transaction {} from {} again", txHash, address());
+            return true;
+        } catch (RpcException e) {
+            return knownToNode(txHash).orElse(false);
+        }
     }
 
     private SendResult awaitReceipt(TransactionRequest request, String txHash, BigInteger nonce) {

@@ -27,12 +27,13 @@ import java.util.stream.Collectors;
  * Verifies an NDJSON export offline, with nothing but the signing domain (chain id, contract) and
  * the protocol fee before the contract's first recorded fee change: every voucher signature again
  * under the contract's own rule, every close authorization, and each channel's invariants — events
- * in sequence, opened first, nothing but request settlements after the close; vouchers increasing
+ * in sequence, opened first, nothing but request settlements and returns after the close; vouchers increasing
  * in amount (a metered voucher may repeat the highest amount) and strictly in nonce, within the
  * deposit; requests charged at most their cost, the charged total never above the highest voucher;
  * claims increasing, never above the highest voucher nor the deposit, each fee = payout × bps /
  * 10000 rounded down at the fee in force at the claim (the contract's {@code FeeUpdated} events in
- * the export, {@link ContractSettings}); the refund = deposit − final claimed. Signatures are
+ * the export, {@link ContractSettings}); the refund = deposit − final claimed; returns to the
+ * consumer never more than claimed − charged. Signatures are
  * checked in parallel batches, the rest in export order.
  */
 public final class ExportVerifier {
@@ -92,6 +93,7 @@ public final class ExportVerifier {
         BigInteger nonce;
         BigInteger claimed = BigInteger.ZERO;
         BigInteger charged = BigInteger.ZERO;
+        BigInteger returned = BigInteger.ZERO;
         long lastSequence = -1;
         boolean closed;
     }
@@ -160,7 +162,8 @@ public final class ExportVerifier {
             sequence(channel, sequence);
             // a request running when the close was recorded is still settled: what it cost is a
             // fact of the ledger, even though it can no longer be claimed
-            if (channel.closed && !type.equals("RequestSettled") && !type.equals("HoldRaised")) {
+            if (channel.closed && !type.equals("RequestSettled") && !type.equals("HoldRaised")
+                    && !type.equals("ExcessReturned")) {
                 find("event_after_close", type + " after the channel was closed");
             }
             switch (type) {
@@ -170,6 +173,7 @@ public final class ExportVerifier {
                 case "ChannelClaimed" -> claim(channel, p);
                 case "ChannelClosed" -> close(channel, p);
                 case "CloseAuthorized" -> closeAuthorization(channel, p);
+                case "ExcessReturned" -> excessReturn(channel, p);
                 default -> {
                     // ChannelExpired, HoldRaised: nothing to check beyond their place in the sequence
                 }
@@ -280,6 +284,17 @@ public final class ExportVerifier {
                 find("refund_mismatch", "refund " + refund + ", but deposit − claimed is " + expected);
             }
             channel.closed = true;
+        }
+
+        /** The provider gives back at most what the chain paid above the charged total: claimed − returned ≥ charged. */
+        private void excessReturn(Channel channel, JsonNode p) {
+            BigInteger amount = uint(p, "amount");
+            BigInteger returned = channel.returned.add(amount);
+            if (amount.signum() <= 0 || channel.claimed.subtract(returned).compareTo(channel.charged) < 0) {
+                find("return_above_excess", "returned " + returned + " in all, but claimed " + channel.claimed
+                        + " − charged " + channel.charged + " is less");
+            }
+            channel.returned = returned;
         }
 
         private void closeAuthorization(Channel channel, JsonNode p) {

@@ -38,7 +38,12 @@ import org.springframework.stereotype.Component;
 @ConditionalOnGateway
 class CloseAuthorizer {
 
-    record Authorization(String channelId, BigInteger finalAmount, String signature) {
+    /**
+     * {@code excessToReturn}: how much of {@code finalAmount} the channel was not charged (it was
+     * claimed on-chain already with a voucher above the charged total), which the provider gives
+     * back to the consumer once the channel has ended; zero normally.
+     */
+    record Authorization(String channelId, BigInteger finalAmount, String signature, BigInteger excessToReturn) {
     }
 
     private static final Logger log = LoggerFactory.getLogger(CloseAuthorizer.class);
@@ -95,7 +100,8 @@ class CloseAuthorizer {
                 }
                 commands.sendAndWait(new AuthorizeClose(channelId, finalAmount, signature,
                         clock.instant().getEpochSecond(), byConsumer));
-                return new Authorization(channelId, finalAmount, signature);
+                return new Authorization(channelId, finalAmount, signature,
+                        finalAmount.subtract(state.chargedTotal()).subtract(state.returned()).max(BigInteger.ZERO));
             } catch (CloseAuthorizationRejectedException e) {
                 refusal = e;
             }

@@ -22,7 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnGateway
 class CloseChannelController {
 
-    record CloseAuthorizationResponse(String channelId, BigInteger finalAmount, String signature) {
+    /** {@code excessToReturn} only when positive: see {@link CloseAuthorizer.Authorization}. */
+    record CloseAuthorizationResponse(String channelId, BigInteger finalAmount, String signature,
+                                      BigInteger excessToReturn) {
     }
 
     private final CloseAuthorizer authorizer;
@@ -43,6 +45,7 @@ class CloseChannelController {
         CloseAuthorizer.Authorization authorization = authorizer.authorize(id.textValue().toLowerCase(Locale.ROOT),
                 requester);
         return new CloseAuthorizationResponse(authorization.channelId(), authorization.finalAmount(),
-                authorization.signature());
+                authorization.signature(), authorization.excessToReturn().signum() > 0
+                ? authorization.excessToReturn() : null);
     }
 }

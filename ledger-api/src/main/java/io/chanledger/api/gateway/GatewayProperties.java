@@ -155,7 +155,9 @@ public record GatewayProperties(
      * doubling up to {@code maxBackoff}; a claim that keeps failing for other reasons stops after
      * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees and the
      * JSON-RPC client's timeout and attempts are the shared {@code chan.chain.fees} and
-     * {@code chan.chain.rpc}.
+     * {@code chan.chain.rpc}. What the chain paid above a channel's charged total (an expiry claim
+     * can only use a voucher the consumer signed) is given back to the consumer once the channel
+     * has ended, when it is more than {@code minReturn} (decimal USDC; 0: always).
      */
     public record Watchtower(
             @DefaultValue("true") boolean enabled,
@@ -166,7 +168,8 @@ public record GatewayProperties(
             @DefaultValue("5m") Duration maxBackoff,
             @DefaultValue("6") int maxAttempts,
             @DefaultValue("2m") Duration receiptTimeout,
-            String rpcUrl) {
+            String rpcUrl,
+            @DefaultValue("0") String minReturn) {
     }
 
     static boolean blank(String text) {

@@ -174,6 +174,11 @@ final class ClaimExecutor {
     }
 
     Duration backoff(int failures) {
+        return backoff(settings, failures);
+    }
+
+    /** The wait after {@code failures} tries: the initial backoff doubled per try, at most the maximum. */
+    static Duration backoff(GatewayProperties.Watchtower settings, int failures) {
         long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
         Duration wait = settings.initialBackoff().multipliedBy(factor);
         return wait.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : wait;

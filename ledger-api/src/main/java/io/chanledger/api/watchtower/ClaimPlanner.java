@@ -22,10 +22,13 @@ import java.util.Optional;
  *       close and take back whatever is unclaimed.</li>
  *   <li>once what was earned passes a close authorization handed out on a request that did not
  *       prove it came from the consumer ({@code unprovenCloseFloor}, the lowest one the contract
- *       would still honour), the channel is claimed above it at once, whatever the threshold:
- *       the contract refuses a cooperative close below the claimed total, so the claim voids
- *       that authorization. The highest voucher not above what was earned is used when it is
- *       above the authorization, otherwise the smallest voucher that is.</li>
+ *       would still honour) by half the close exposure, the channel is claimed above it, whatever
+ *       the threshold: the contract refuses a cooperative close below the claimed total, so the
+ *       claim voids that authorization before the gateway's bound on what it charges above it is
+ *       reached. An authorization alone, or a few requests after it, cost the provider nothing.
+ *       The highest voucher not above what was earned is used when it is above the authorization;
+ *       only when none is, the smallest voucher that is (what it pays above the charged total is
+ *       given back to the consumer once the channel has ended, see {@link ReturnExecutor}).</li>
  * </ul>
  */
 final class ClaimPlanner {
@@ -37,10 +40,17 @@ final class ClaimPlanner {
 
     private final BigInteger threshold;
     private final long marginSeconds;
+    private final BigInteger closeGuardTrigger;
 
-    ClaimPlanner(BigInteger threshold, Duration margin) {
+    /**
+     * @param closeExposure how far the gateway charges a channel above an unproven close
+     *        authorization before it waits for a claim ({@code MeteredRequest}); the claim is
+     *        planned at half of it, so that it is usually mined before the bound is reached
+     */
+    ClaimPlanner(BigInteger threshold, Duration margin, BigInteger closeExposure) {
         this.threshold = threshold;
         this.marginSeconds = margin.toSeconds();
+        this.closeGuardTrigger = closeExposure.shiftRight(1);
     }
 
     /** Worth a look without reading the channel's events: its expiry is near or its vouchers reach the threshold. */
@@ -63,7 +73,8 @@ final class ClaimPlanner {
         if (earned.compareTo(claimed) <= 0) {
             return Optional.empty();
         }
-        if (unprovenCloseFloor != null && earned.compareTo(unprovenCloseFloor) > 0) {
+        if (unprovenCloseFloor != null
+                && earned.subtract(unprovenCloseFloor).compareTo(closeGuardTrigger.max(BigInteger.ONE)) >= 0) {
             Optional<VoucherAccepted> within = vouchers.stream()
                     .filter(v -> v.amount().compareTo(earned) <= 0 && v.amount().compareTo(unprovenCloseFloor) > 0)
                     .max((a, b) -> a.amount().compareTo(b.amount()));

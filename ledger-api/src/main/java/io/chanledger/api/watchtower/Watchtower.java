@@ -37,6 +37,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * expiry first), reads each due one's events and lets the {@link ClaimPlanner} and the
  * {@link ClaimExecutor} act on it. Channels under a close authorization that the consumer did not
  * prove to have asked for ({@link CloseWatch}) are visited every round, whatever their figures.
+ * Last, channels that can be charged no more (expired or closed) and were paid more on-chain than
+ * they were charged get the excess back ({@link ReturnExecutor}).
  * Run it on one instance per provider key: the account's nonce
  * is managed in this process.
  */
@@ -50,6 +52,10 @@ public final class Watchtower implements AutoCloseable {
 
     private final ClaimExecutor executor;
     private final ClaimPlanner planner;
+    private final ReturnExecutor returns;
+    private final BigInteger minReturn;
+    /** Ended channels the gateway never charged: every amount their consumer signed was earned, nothing to give back. */
+    private final Set<String> unmetered = new HashSet<>();
     private final ChannelHistory history;
     private final ClaimStore store;
     private final CloseWatch closeWatch;
@@ -61,10 +67,13 @@ public final class Watchtower implements AutoCloseable {
     /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
     private final Set<String> reportedAtRisk = new HashSet<>();
 
-    Watchtower(ClaimExecutor executor, ClaimPlanner planner, ChannelHistory history, ClaimStore store,
-               CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth, Clock clock, WatchtowerMetrics metrics) {
+    Watchtower(ClaimExecutor executor, ClaimPlanner planner, ReturnExecutor returns, BigInteger minReturn,
+               ChannelHistory history, ClaimStore store, CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth,
+               Clock clock, WatchtowerMetrics metrics) {
         this.executor = executor;
         this.planner = planner;
+        this.returns = returns;
+        this.minReturn = minReturn;
         this.history = history;
         this.store = store;
         this.closeWatch = closeWatch;
@@ -133,8 +142,44 @@ public final class Watchtower implements AutoCloseable {
                 log.warn("watchtower could not guard the close of channel {}: {}", channelId, e.toString());
             }
         }
+        for (String channelId : owingReturns()) {
+            try {
+                returnExcess(channelId);
+            } catch (RuntimeException e) {
+                log.warn("watchtower could not return the excess claimed on channel {}: {}", channelId, e.toString());
+            }
+        }
         metrics.atRisk(atRisk);
         metrics.failedClaims(store.count(executor.provider(), Status.FAILED));
+    }
+
+    /**
+     * Ended channels paid more on-chain than they were charged, as the read model shows them, and
+     * those with a return under way. Waits while a claim of the channel is in flight, so that the
+     * excess is returned in one transfer.
+     */
+    private List<String> owingReturns() {
+        return jdbc.queryForList("SELECT channel_id FROM channel_balance WHERE provider = ? AND status <> 'open'"
+                + " AND claimed > charged_total + returned UNION SELECT channel_id FROM gateway_excess_return"
+                + " WHERE provider = ? AND status <> 'CONFIRMED'", String.class, executor.provider(),
+                executor.provider());
+    }
+
+    private void returnExcess(String channelId) {
+        if (unmetered.contains(channelId) || store.ofChannel(channelId).stream()
+                .anyMatch(c -> c.status() == Status.SENT || c.status() == Status.MINED)) {
+            return;
+        }
+        List<Object> payloads = history.events(channelId).stream().<Object>map(DomainEventMessage::getPayload).toList();
+        ChannelState state = ChannelState.replay(payloads);
+        if (state == null || state.status() == ChannelStatus.OPEN) {
+            return;
+        }
+        if (payloads.stream().noneMatch(p -> p instanceof VoucherAccepted v && v.metered())) {
+            unmetered.add(channelId);
+            return;
+        }
+        returns.step(state, minReturn);
     }
 
     private Optional<Claim> visit(String channelId, long chainTime) {

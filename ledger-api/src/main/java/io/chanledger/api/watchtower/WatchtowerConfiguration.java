@@ -12,11 +12,13 @@ import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.chain.tx.RevertReasons;
 import io.chanledger.chain.tx.SenderSettings;
 import io.chanledger.chain.tx.TransactionSender;
+import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.money.Usdc;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -44,19 +46,19 @@ class WatchtowerConfiguration {
     @Conditional(ClaimsConfigured.class)
     Watchtower watchtower(GatewayProperties properties, ChainProperties chain, ProviderIdentity identity,
                           ChannelHistory history, ClaimStore store, DataSource dataSource, Clock clock,
-                          MeterRegistry meters) {
+                          MeterRegistry meters, CommandGateway commands) {
         GatewayProperties.Watchtower settings = properties.watchtower();
         String rpcUrl = StringUtils.hasText(settings.rpcUrl()) ? settings.rpcUrl() : chain.rpcUrl();
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, chain.rpc().timeout(), retry));
         return create(settings, eth, chain, identity.credentials(), history, store, new JdbcTemplate(dataSource), clock,
-                new WatchtowerMetrics(meters, identity.address()));
+                new WatchtowerMetrics(meters, identity.address()), commands);
     }
 
     /** A watchtower claiming with the key of {@code provider} through {@code eth}. */
     static Watchtower create(GatewayProperties.Watchtower settings, EthApi eth, ChainProperties chain,
                              Credentials provider, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
-                             Clock clock, WatchtowerMetrics metrics) {
+                             Clock clock, WatchtowerMetrics metrics, CommandGateway commands) {
         TransactionSender sender = new TransactionSender(eth, provider, chain.chainId(),
                 new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), chain.fees().minPriorityFee(),
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
@@ -65,8 +67,11 @@ class WatchtowerConfiguration {
                 new ContractChannelLookup(eth, chain.channelContract(), 1, Duration.ZERO), chain.channelContract(),
                 store, clock, settings, metrics);
         ClaimPlanner planner = new ClaimPlanner(Usdc.parseDecimalUsdc(settings.claimThreshold()),
-                settings.expiryMargin());
-        return new Watchtower(executor, planner, history, store, new CloseWatch(jdbc, clock), jdbc, eth, clock, metrics);
+                settings.expiryMargin(), MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
+        ReturnExecutor returns = new ReturnExecutor(sender, eth, chain.usdc(), new ReturnStore(jdbc), commands, clock,
+                settings, metrics);
+        return new Watchtower(executor, planner, returns, Usdc.parseDecimalUsdc(settings.minReturn()), history, store,
+                new CloseWatch(jdbc, clock), jdbc, eth, clock, metrics);
     }
 
     @EventListener(ApplicationReadyEvent.class)

@@ -13,7 +13,11 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.chain.rpc.RetryPolicy;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -159,9 +163,65 @@ class CloseRequestTest extends LedgerIntegrationTest {
     }
 
     /**
-     * Once the channel is charged past an unproven close authorization, the watchtower claims
-     * above it: the contract then refuses a cooperative close at the older amount, and the
-     * channel pays for requests again without a bound.
+     * A stranger's close costs nobody anything: the watchtower sends no transaction for it while
+     * the consumer goes on paying below half the bound, and the consumer's own close afterwards is
+     * at exactly what it was charged, however far its vouchers ran ahead.
+     */
+    @Test
+    void aStrangersCloseMakesNoClaimAndTheConsumerPaysExactlyWhatItWasCharged() {
+        devnet().setBalance(identity.address(), Devnet.GAS_MONEY);
+        BigInteger deposit = BigInteger.valueOf(5_000_000);
+        Agent agent = openedAgent(deposit);
+        BigInteger charged = BigInteger.ZERO;
+        for (int i = 0; i < 3; i++) {
+            Http.Reply reply = payAhead(agent);
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            charged = charged(reply);
+        }
+        long providerNonce = transactionCount(identity.address());
+
+        Http.Reply strangers = unsignedClose(agent.channelId);
+        assertThat(strangers.status()).as(strangers.body()).isEqualTo(200);
+        assertThat(new BigInteger(strangers.json().path("finalAmount").asText())).isEqualTo(charged);
+        Http.Reply after = payAhead(agent);
+        assertThat(after.status()).as(after.body()).isEqualTo(200);
+        charged = charged(after);
+        for (int round = 0; round < 3; round++) {
+            watchtower.runOnce();
+        }
+        assertThat(transactionCount(identity.address())).as("no claim for a stranger's close").isEqualTo(providerNonce);
+        assertThat(history.state(agent.channelId).orElseThrow().claimed()).isZero();
+
+        Http.Reply own = unsignedClose(agent.channelId);
+        BigInteger finalAmount = new BigInteger(own.json().path("finalAmount").asText());
+        assertThat(finalAmount).as("the close is at the charged total, not at any voucher").isEqualTo(charged);
+        assertThat(own.json().has("excessToReturn")).isFalse();
+        TransactionReceipt closed = devnet().cooperativeClose(agent.wallet, agent.channelId, finalAmount,
+                Hex.decode(own.json().path("signature").asText()));
+        assertThat(closed.isStatusOK()).isTrue();
+        assertThat(deposit.subtract(devnet().balanceOf(agent.address()))).as("what the consumer paid")
+                .isEqualTo(charged);
+        assertThat(history.state(agent.channelId).orElseThrow().highestAmount())
+                .as("its vouchers ran far ahead of what it paid").isGreaterThan(charged.add(BigInteger.valueOf(20_000)));
+    }
+
+    /** A paid request with a voucher as real clients sign it: the previous amount plus an estimate well above the cost. */
+    private Http.Reply payAhead(Agent agent) {
+        BigInteger hold = GatewayFlowTest.hold(prices, FLAT_MODEL, PROMPT, null);
+        return agent.chat(agent.nextVoucher(agent.budget(hold.multiply(BigInteger.valueOf(12)).divide(BigInteger.TEN)
+                .add(BigInteger.valueOf(7_000)))), Agent.chatBody(FLAT_MODEL, PROMPT, null, false));
+    }
+
+    private long transactionCount(String address) {
+        return new EthApi(new JsonRpcClient(devnet().rpcUrl(), Duration.ofSeconds(5), RetryPolicy.none()))
+                .transactionCount(address, "latest").longValueExact();
+    }
+
+    /**
+     * Once the channel is charged past an unproven close authorization by half the bound, the
+     * watchtower claims above it with a voucher not above the charged total: the contract then
+     * refuses a cooperative close at the older amount, the consumer has paid nothing it was not
+     * charged, and the channel pays for requests again without a bound.
      */
     @Test
     void theWatchtowerClaimsAboveAnUnprovenCloseSoThatItCanNoLongerBeUsed() {
@@ -172,19 +232,27 @@ class CloseRequestTest extends LedgerIntegrationTest {
         Http.Reply close = unsignedClose(agent.channelId);
         BigInteger authorized = new BigInteger(close.json().path("finalAmount").asText());
         byte[] authorization = Hex.decode(close.json().path("signature").asText());
-        Http.Reply second = pay(agent, charged(first));
-        assertThat(second.status()).isEqualTo(200);
+        Http.Reply last = first;
+        BigInteger trigger = authorized.add(MeteredRequest.DEFAULT_CLOSE_EXPOSURE.shiftRight(1));
+        while (charged(last).compareTo(trigger) < 0) {
+            watchtower.runOnce();
+            assertThat(history.state(agent.channelId).orElseThrow().claimed()).as("no claim below half the bound")
+                    .isZero();
+            last = pay(agent, charged(last));
+            assertThat(last.status()).as(last.body()).isEqualTo(200);
+        }
 
         watchtower.runOnce();
         ChannelState claimed = GatewayFlowTest.awaitState(history, agent.channelId,
                 s -> s.claimed().compareTo(authorized) > 0, "the watchtower's claim above the authorization");
-        assertThat(claimed.claimed()).isLessThanOrEqualTo(claimed.highestAmount());
+        assertThat(claimed.claimed()).as("no more than the consumer was charged")
+                .isLessThanOrEqualTo(claimed.chargedTotal());
         assertThat(devnet().callCooperativeClose(agent.address(), agent.channelId, authorized, authorization).success())
                 .as("the older authorization is void on-chain").isFalse();
         for (int i = 0; i < 8; i++) {
-            Http.Reply reply = pay(agent, charged(second).max(claimed.chargedTotal()));
+            Http.Reply reply = pay(agent, charged(last).max(claimed.chargedTotal()));
             assertThat(reply.status()).as("no bound once the authorization is void: %s", reply.body()).isEqualTo(200);
-            second = reply;
+            last = reply;
         }
     }
 }

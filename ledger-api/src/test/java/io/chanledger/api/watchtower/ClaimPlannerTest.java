@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.CloseAuthorized;
+import io.chanledger.domain.channel.UnprovenCloses;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import java.math.BigInteger;
@@ -19,7 +21,9 @@ class ClaimPlannerTest {
     private static final long EXPIRY = 1_800_000_000L;
     private static final long LONG_BEFORE = EXPIRY - 86_400;
     private static final long WITHIN_MARGIN = EXPIRY - 600;
-    private final ClaimPlanner planner = new ClaimPlanner(BigInteger.valueOf(1_000_000), Duration.ofHours(1));
+    private static final BigInteger CLOSE_EXPOSURE = BigInteger.valueOf(100_000);
+    private final ClaimPlanner planner = new ClaimPlanner(BigInteger.valueOf(1_000_000), Duration.ofHours(1),
+            CLOSE_EXPOSURE);
 
     private final List<Object> history = new ArrayList<>(List.of(new ChannelOpened(CHANNEL, "0x" + "aa".repeat(20),
             "0x" + "bb".repeat(20), BigInteger.valueOf(10_000_000), EXPIRY, null, true, BigInteger.ZERO)));
@@ -34,7 +38,72 @@ class ClaimPlannerTest {
     private java.util.Optional<ClaimPlanner.Plan> plan(long chainTime) {
         return planner.plan(ChannelState.replay(history),
                 history.stream().filter(VoucherAccepted.class::isInstance).map(VoucherAccepted.class::cast).toList(),
-                chainTime);
+                UnprovenCloses.of(history).floor(), chainTime);
+    }
+
+    private void unprovenCloseAt(long finalAmount) {
+        history.add(new CloseAuthorized(CHANNEL, BigInteger.valueOf(finalAmount), "0xclose", false));
+    }
+
+    /**
+     * Vouchers as real clients sign them: each adds an estimate far above the request's cost, so
+     * the latest voucher runs ahead of the charged total by the buffer of every request so far.
+     */
+    private long payWithBuffer(int requests, long cost, long estimate, long nonce, long amount, long total) {
+        for (int i = 0; i < requests; i++) {
+            amount += estimate;
+            total += cost;
+            paid(amount, nonce++, cost, total);
+        }
+        return total;
+    }
+
+    @Test
+    void anUnprovenCloseAloneIsNeverClaimed() {
+        long total = payWithBuffer(5, 300, 9_000, 1, 0, 0);
+        unprovenCloseAt(total);
+
+        assertThat(plan(LONG_BEFORE)).as("a stranger's close costs the provider no transaction").isEmpty();
+    }
+
+    @Test
+    void requestsBelowHalfTheCloseExposureAboveAnUnprovenCloseAreNotClaimed() {
+        long total = payWithBuffer(2, 300, 9_000, 1, 0, 0);
+        unprovenCloseAt(total);
+        payWithBuffer(1, 40_000, 60_000, 3, 18_000, total);
+
+        assertThat(plan(LONG_BEFORE)).isEmpty();
+    }
+
+    @Test
+    void pastHalfTheCloseExposureAVoucherWithinTheChargedTotalVoidsTheCloseWithoutOverpaying() {
+        long total = payWithBuffer(2, 300, 9_000, 1, 0, 0);
+        unprovenCloseAt(total);
+        long after = payWithBuffer(3, 20_000, 21_000, 3, 18_000, total);
+
+        ClaimPlanner.Plan plan = plan(LONG_BEFORE).orElseThrow();
+
+        assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.CLOSE_GUARD);
+        assertThat(plan.amount()).as("above the authorization, not above what was charged")
+                .isGreaterThan(BigInteger.valueOf(total)).isLessThanOrEqualTo(BigInteger.valueOf(after));
+    }
+
+    /**
+     * A voucher's amount runs ahead of the charged total by at most the client's estimates; only
+     * when one estimate alone is above half the exposure (here the whole budget signed at once)
+     * does no voucher lie between the authorization and the charged total.
+     */
+    @Test
+    void withNoVoucherWithinTheChargedTotalTheSmallestAboveTheCloseIsClaimed() {
+        paid(500_000, 1, 300, 300);
+        unprovenCloseAt(300);
+        paid(500_000, 2, 30_000, 30_300);
+        paid(500_000, 3, 30_000, 60_300);
+
+        ClaimPlanner.Plan plan = plan(LONG_BEFORE).orElseThrow();
+
+        assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.CLOSE_GUARD);
+        assertThat(plan.amount()).isEqualTo(BigInteger.valueOf(500_000));
     }
 
     @Test

@@ -76,11 +76,20 @@ class WatchtowerTest extends LedgerIntegrationTest {
     @Autowired
     GatewayProperties properties;
 
+    /**
+     * Vouchers run ahead of the charged total (the client adds its estimate), and a claim can only
+     * be made with a signed amount: the expiry claim takes the smallest voucher covering what was
+     * charged, so the chain pays the provider more than it earned. Once the channel has expired,
+     * the watchtower gives that excess back to the consumer with a USDC transfer recorded as the
+     * channel's ExcessReturned: the consumer pays exactly what it was charged, the provider keeps
+     * exactly that less the protocol's fee on its claim.
+     */
     @Test
-    void aChannelNearExpiryIsClaimedBeforeItAndTheConsumersCloseThenRefundsOnlyTheRest() {
+    void anExpiryClaimAboveTheChargedTotalIsGivenBackSoTheConsumerPaysExactlyWhatItWasCharged() {
         Devnet devnet = devnet();
         String provider = identity.address();
         devnet.setBalance(provider, Devnet.GAS_MONEY);
+        devnet.mint(provider, BigInteger.valueOf(1_000_000));
         long margin = properties.watchtower().expiryMargin().toSeconds();
         Agent agent = Agent.create(devnet, baseUrl());
         agent.open(provider, DEPOSIT, margin + 900);
@@ -90,12 +99,14 @@ class WatchtowerTest extends LedgerIntegrationTest {
         List<BigInteger> vouchers = new java.util.ArrayList<>();
         for (String prompt : List.of("first question", "second, longer question about channels")) {
             BigInteger voucher = agent.authorise(total.add(prices.hold("echo-1", prompt, null))
-                    .add(BigInteger.valueOf(5_000)));
+                    .add(BigInteger.valueOf(9_000)));
             vouchers.add(voucher);
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             total = total.add(prices.cost("echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
         }
+        BigInteger charged = total;
+        assertThat(history.state(agent.channelId).orElseThrow().chargedTotal()).isEqualTo(charged);
         assertThat(claims.ofChannel(agent.channelId)).as("not due while the expiry is beyond the margin").isEmpty();
         BigInteger providerBefore = devnet.balanceOf(provider);
 
@@ -106,26 +117,40 @@ class WatchtowerTest extends LedgerIntegrationTest {
                 () -> claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.status() == Status.CONFIRMED));
         Claim claim = claims.ofChannel(agent.channelId).getFirst();
         assertThat(claim.reason()).isEqualTo(ClaimPlanner.Reason.EXPIRY);
-        BigInteger total0 = total;
         assertThat(claim.amount()).as("the smallest voucher covering what was charged")
-                .isEqualTo(vouchers.stream().filter(v -> v.compareTo(total0) >= 0).min(BigInteger::compareTo).orElseThrow());
+                .isEqualTo(vouchers.stream().filter(v -> v.compareTo(charged) >= 0).min(BigInteger::compareTo)
+                        .orElseThrow())
+                .isGreaterThan(charged);
         assertThat(devnet.getChannel(agent.channelId).claimed()).isEqualTo(claim.amount());
         long expiry = devnet.getChannel(agent.channelId).expiry().longValueExact();
         assertThat(devnet.latestBlockTimestamp().longValueExact()).isLessThan(expiry);
+        assertThat(history.state(agent.channelId).orElseThrow().returned())
+                .as("nothing is given back while the channel may still be charged").isZero();
 
         devnet.increaseTime(expiry - devnet.latestBlockTimestamp().longValueExact() + 5);
         devnet.mine();
-        BigInteger consumerBefore = devnet.balanceOf(agent.address());
+        ChannelState returned = GatewayFlowTest.awaitState(history, agent.channelId,
+                s -> s.returned().signum() > 0, "the excess to be given back once the channel expired");
+        assertThat(returned.returned()).isEqualTo(claim.amount().subtract(charged));
+        assertThat(returned.excessClaimed()).isZero();
         TransactionReceipt closed = devnet.close(agent.wallet, agent.channelId);
         assertThat(closed.isStatusOK()).isTrue();
 
         ChannelState state = GatewayFlowTest.awaitState(history, agent.channelId,
                 s -> s.status() == ChannelStatus.CLOSED, "the listener to record the close");
         assertThat(state.closeKind()).isEqualTo(CloseKind.AFTER_EXPIRY);
-        assertThat(state.claimed()).isEqualTo(claim.amount());
-        assertThat(state.refund()).isEqualTo(DEPOSIT.subtract(claim.amount()));
-        assertThat(devnet.balanceOf(agent.address()).subtract(consumerBefore)).isEqualTo(state.refund());
-        assertThat(devnet.balanceOf(provider).subtract(providerBefore)).isEqualTo(state.claimed().subtract(state.feesPaid()));
+        assertThat(state.claimed().subtract(state.returned())).as("claimed − returned = charged").isEqualTo(charged);
+        assertThat(DEPOSIT.subtract(devnet.balanceOf(agent.address()))).as("what the consumer paid in all")
+                .isEqualTo(charged);
+        assertThat(devnet.balanceOf(provider).subtract(providerBefore)).as("what the provider kept")
+                .isEqualTo(charged.subtract(state.feesPaid()));
+        for (int round = 0; round < 3; round++) {
+            watchtower(identity).runOnce();
+        }
+        assertThat(devnet.balanceOf(agent.address())).as("given back once only").isEqualTo(DEPOSIT.subtract(charged));
+        assertThat(new JdbcTemplate(dataSource).queryForObject(
+                "SELECT returned FROM channel_balance WHERE channel_id = ?", BigInteger.class, agent.channelId))
+                .as("the read model shows the return").isEqualTo(state.returned());
     }
 
     @Test
@@ -206,9 +231,15 @@ class WatchtowerTest extends LedgerIntegrationTest {
     private Watchtower watchtower(Credentials provider, EthApi eth, SimpleMeterRegistry meters) {
         GatewayProperties.Watchtower settings = new GatewayProperties.Watchtower(true, Duration.ofMillis(300),
                 "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
-                Duration.ofSeconds(20), null);
+                Duration.ofSeconds(20), null, "0");
         return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,
-                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, address(provider)));
+                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, address(provider)), commands);
+    }
+
+    /** A second watchtower of the test gateway's own provider, driven by hand. */
+    private Watchtower watchtower(ProviderIdentity provider) {
+        return watchtower(provider.credentials(), new EthApi(new JsonRpcClient(devnet().rpcUrl(), Duration.ofSeconds(5),
+                RetryPolicy.none())), new SimpleMeterRegistry());
     }
 
     private static Credentials otherProvider() {

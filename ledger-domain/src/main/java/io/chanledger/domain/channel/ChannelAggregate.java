@@ -4,7 +4,9 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateCreationPolicy;
@@ -43,6 +45,8 @@ class ChannelAggregate {
      */
     private UnprovenCloses unprovenCloses = new UnprovenCloses();
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
+    /** Transactions of the returns recorded: a return is recorded once, whenever its log is seen again. */
+    private Set<String> returnTransactions = new HashSet<>();
 
     record AcceptedTerms(BigInteger amount, BigInteger increment) {
     }
@@ -296,6 +300,23 @@ class ChannelAggregate {
         apply(new ChannelClosed(channelId, command.refund(), command.kind(), command.chainRef()));
     }
 
+    /**
+     * A return is the provider's own transfer, recorded from its receipt by the watchtower rather
+     * than by the listener, so it does not move the channel's chain position: a claim or close log
+     * the listener has not reached yet may come before it on the chain.
+     */
+    @CommandHandler
+    void handle(RecordExcessReturn command) {
+        if (returnTransactions.contains(command.chainRef().txHash())) {
+            return;
+        }
+        if (command.amount().signum() <= 0) {
+            throw new ChainFactConflictException("a return of " + command.amount() + " on " + channelId
+                    + " is not a transfer to the consumer");
+        }
+        apply(new ExcessReturned(channelId, state.consumer(), command.amount(), command.chainRef()));
+    }
+
     @CommandHandler
     void handle(AuthorizeClose command) {
         BigInteger finalAmount = command.finalAmount();
@@ -356,6 +377,7 @@ class ChannelAggregate {
             }
             case ChannelExpired e -> {
             }
+            case ExcessReturned e -> returnTransactions.add(e.chainRef().txHash());
         }
     }
 

@@ -7,7 +7,7 @@ package io.chanledger.domain.channel;
  */
 public sealed interface ChannelCommand
         permits OpenChannel, AcceptVoucher, SettleRequest, RaiseHold, RecordClaim,
-        ExpireChannel, RecordClose, AuthorizeClose {
+        ExpireChannel, RecordClose, AuthorizeClose, RecordExcessReturn {
 
     String channelId();
 }

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public sealed interface ChannelEvent
         permits ChannelOpened, ChannelOpenConfirmed, VoucherAccepted, HoldRaised, RequestSettled, ChannelClaimed,
-        ChannelExpired, ChannelClosed, CloseAuthorized {
+        ChannelExpired, ChannelClosed, CloseAuthorized, ExcessReturned {
 
     /** Every channel event type, in the order they are declared above. */
     List<Class<? extends ChannelEvent>> TYPES = Arrays.stream(ChannelEvent.class.getPermittedSubclasses())

@@ -9,7 +9,8 @@ import java.util.Map;
  * the read model, reads straight from the event store and the auditor share. {@code chargedTotal}
  * is what the provider gateway charged for the requests it served, {@code holds} what its running
  * requests reserve, by voucher nonce (a hold that has lapsed by the time of a later voucher is
- * dropped: it no longer reserves anything).
+ * dropped: it no longer reserves anything), {@code returned} what the provider gave back to the
+ * consumer of what the chain paid above the charged total ({@link ExcessReturned}).
  */
 public record ChannelState(
         String channelId,
@@ -29,7 +30,8 @@ public record ChannelState(
         CloseKind closeKind,
         BigInteger authorizedCloseAmount,
         BigInteger chargedTotal,
-        Map<BigInteger, Hold> holds) {
+        Map<BigInteger, Hold> holds,
+        BigInteger returned) {
 
     /** What a running request reserves, until it is settled or {@code until} (epoch seconds) passes. */
     public record Hold(BigInteger amount, long until) {
@@ -57,7 +59,7 @@ public record ChannelState(
         }
         return new ChannelState(opened.channelId(), opened.consumer(), opened.provider(), opened.deposit(),
                 opened.expiry(), ChannelStatus.OPEN, opened.provisional(), BigInteger.ZERO, null, null, 0,
-                BigInteger.ZERO, BigInteger.ZERO, null, null, null, BigInteger.ZERO, Map.of());
+                BigInteger.ZERO, BigInteger.ZERO, null, null, null, BigInteger.ZERO, Map.of(), BigInteger.ZERO);
     }
 
     /** The state after {@code event}, any event of the channel after its opening. */
@@ -66,28 +68,40 @@ public record ChannelState(
             case ChannelOpened e -> this;
             case ChannelOpenConfirmed e -> new ChannelState(channelId, e.consumer(), e.provider(), e.deposit(),
                     e.expiry(), status, false, highestAmount, highestNonce, highestSignature, voucherCount, claimed,
-                    feesPaid, refund, closeKind, authorizedCloseAmount, chargedTotal, holds);
+                    feesPaid, refund, closeKind, authorizedCloseAmount, chargedTotal, holds, returned);
             case VoucherAccepted e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, e.amount(), e.nonce(), e.signature(), voucherCount + 1, claimed, feesPaid, refund,
-                    closeKind, authorizedCloseAmount, chargedTotal, held(e));
+                    closeKind, authorizedCloseAmount, chargedTotal, held(e), returned);
             case HoldRaised e -> withHolds(raised(e));
             case RequestSettled e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
-                    refund, closeKind, authorizedCloseAmount, e.chargedTotal(), without(e.nonce()));
+                    refund, closeKind, authorizedCloseAmount, e.chargedTotal(), without(e.nonce()), returned);
             case ChannelClaimed e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, highestAmount, highestNonce, highestSignature, voucherCount, e.totalClaimed(),
-                    feesPaid.add(e.fee()), refund, closeKind, authorizedCloseAmount, chargedTotal, holds);
+                    feesPaid.add(e.fee()), refund, closeKind, authorizedCloseAmount, chargedTotal, holds, returned);
             case ChannelExpired e -> withStatus(ChannelStatus.EXPIRED, refund, closeKind);
             case ChannelClosed e -> withStatus(ChannelStatus.CLOSED, e.refund(), e.kind());
+            case ExcessReturned e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
+                    provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
+                    refund, closeKind, authorizedCloseAmount, chargedTotal, holds, returned.add(e.amount()));
             case CloseAuthorized e -> new ChannelState(channelId, consumer, provider, deposit, expiry, status,
                     provisional, highestAmount, highestNonce, highestSignature, voucherCount, claimed, feesPaid,
-                    refund, closeKind, e.finalAmount(), chargedTotal, holds);
+                    refund, closeKind, e.finalAmount(), chargedTotal, holds, returned);
         };
     }
 
     /** What the provider could still claim with the highest accepted voucher; nothing once closed. */
     public BigInteger claimable() {
         return status == ChannelStatus.CLOSED ? BigInteger.ZERO : highestAmount.subtract(claimed).max(BigInteger.ZERO);
+    }
+
+    /**
+     * What the chain paid the provider above what the gateway charged, not given back yet:
+     * claimed − charged − returned, or zero. Meaningful for a channel the gateway charged
+     * (metered); on a channel paid with plain vouchers every signed amount is earned.
+     */
+    public BigInteger excessClaimed() {
+        return claimed.subtract(chargedTotal).subtract(returned).max(BigInteger.ZERO);
     }
 
     /** Deposit the provider gateway has not charged for served requests yet. */
@@ -161,12 +175,12 @@ public record ChannelState(
     private ChannelState withHolds(Map<BigInteger, Hold> newHolds) {
         return new ChannelState(channelId, consumer, provider, deposit, expiry, status, provisional, highestAmount,
                 highestNonce, highestSignature, voucherCount, claimed, feesPaid, refund, closeKind,
-                authorizedCloseAmount, chargedTotal, newHolds);
+                authorizedCloseAmount, chargedTotal, newHolds, returned);
     }
 
     private ChannelState withStatus(ChannelStatus newStatus, BigInteger newRefund, CloseKind newKind) {
         return new ChannelState(channelId, consumer, provider, deposit, expiry, newStatus, provisional, highestAmount,
                 highestNonce, highestSignature, voucherCount, claimed, feesPaid, newRefund, newKind,
-                authorizedCloseAmount, chargedTotal, holds);
+                authorizedCloseAmount, chargedTotal, holds, returned);
     }
 }

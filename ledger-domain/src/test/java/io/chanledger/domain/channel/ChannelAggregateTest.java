@@ -319,6 +319,28 @@ class ChannelAggregateTest {
                 .expectException(CloseAuthorizationRejectedException.class);
     }
 
+    @Test
+    void aReturnOfTheExcessClaimedIsRecordedForTheConsumer() {
+        fixture.given(opened(), new ChannelClaimed(CHANNEL, PROVIDER, units(600_000), units(12_000), units(600_000), ref(105, 1)))
+                .when(new RecordExcessReturn(CHANNEL, units(40_000), ref(120, 3)))
+                .expectEvents(new ExcessReturned(CHANNEL, CONSUMER, units(40_000), ref(120, 3)));
+    }
+
+    @Test
+    void theSameReturnRecordedTwiceChangesNothing() {
+        fixture.given(opened(), new ExcessReturned(CHANNEL, CONSUMER, units(40_000), ref(120, 3)))
+                .when(new RecordExcessReturn(CHANNEL, units(40_000), ref(120, 3)))
+                .expectNoEvents();
+    }
+
+    /** A return is not a log of the channel contract: one mined before a claim the listener records later leaves that claim recorded. */
+    @Test
+    void aReturnDoesNotHideALaterRecordedClaimThatCameBeforeIt() {
+        fixture.given(opened(), new ExcessReturned(CHANNEL, CONSUMER, units(40_000), ref(120, 3)))
+                .when(new RecordClaim(CHANNEL, units(600_000), units(12_000), ref(110, 1)))
+                .expectEvents(new ChannelClaimed(CHANNEL, PROVIDER, units(600_000), units(12_000), units(600_000), ref(110, 1)));
+    }
+
     /** The rejection must carry the named reason: any other rejection would not do. */
     private static void rejects(TestExecutor<ChannelAggregate> given, AcceptVoucher command, VoucherRejection reason) {
         given.when(command)

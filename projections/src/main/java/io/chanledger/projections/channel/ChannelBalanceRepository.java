@@ -76,6 +76,7 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
             new Column("authorized_close_amount", Type.UINT, b -> b.state().authorizedCloseAmount()),
             new Column("charged_total", Type.UINT, b -> b.state().chargedTotal()),
             new Column("holds", Type.TEXT, b -> holdsText(b.state().holds())),
+            new Column("returned", Type.UINT, b -> b.state().returned()),
             new Column("last_activity", Type.TIMESTAMP, ChannelBalance::lastActivity),
             new Column("last_sequence", Type.LONG, ChannelBalance::lastSequence));
     private static final List<MultiRow.Column> TYPED_COLUMNS = COLUMNS_OF.stream()
@@ -242,7 +243,7 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
                 uint(r, "highest_amount"), uint(r, "highest_nonce"), r.getString("highest_signature"),
                 r.getLong("voucher_count"), uint(r, "claimed"), uint(r, "fees_paid"), uint(r, "refund"),
                 closeKind == null ? null : CloseKind.valueOf(closeKind), uint(r, "authorized_close_amount"),
-                uint(r, "charged_total"), holds(r.getString("holds")));
+                uint(r, "charged_total"), holds(r.getString("holds")), uint(r, "returned"));
         return new ChannelBalance(state, instant(r, "last_activity"), r.getLong("last_sequence"));
     }
 

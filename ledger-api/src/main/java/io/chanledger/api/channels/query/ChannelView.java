@@ -7,6 +7,7 @@ import io.chanledger.domain.channel.ChannelExpired;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.CloseAuthorized;
+import io.chanledger.domain.channel.ExcessReturned;
 import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
@@ -46,6 +47,8 @@ public enum ChannelView {
             case HoldRaised e -> false;
             case RequestSettled e -> false;
             case CloseAuthorized e -> false;
+            // the transfer is public, but which channel it settles says what the channel was charged
+            case ExcessReturned e -> false;
         };
     }
 }
