@@ -25,7 +25,11 @@ import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.channel.ExcessReturned;
+import io.chanledger.domain.channel.ExpireChannel;
+import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannel;
+import io.chanledger.domain.channel.RecordClaim;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
@@ -226,6 +230,70 @@ class WatchtowerTest extends LedgerIntegrationTest {
         assertThat(meters.get("chan.gateway.claims").tag("outcome", "transient").counter().count())
                 .isGreaterThanOrEqualTo(3);
         assertThat(transactionCount(address(other))).isEqualTo(1);
+    }
+
+    /**
+     * The node never hears of the first broadcast of a return (the endpoint refuses
+     * eth_sendRawTransaction while answering everything else), as after a crash between writing
+     * the transfer down and handing it over. The transfer written down is sent again, the same
+     * bytes and nonce, once the node answers: the consumer gets the excess once, and a watchtower
+     * started afresh afterwards sends nothing more.
+     */
+    @Test
+    void aReturnWhoseBroadcastWasLostIsSentAgainAndPaidOnce() throws Exception {
+        Credentials other = otherProvider();
+        Devnet devnet = devnet();
+        devnet.setBalance(address(other), Devnet.GAS_MONEY);
+        devnet.mint(address(other), BigInteger.valueOf(1_000_000));
+        DigestSigner consumer = TestKeys.wallet("return-consumer-" + System.nanoTime());
+        String channelId = Channels.randomChannelId();
+        long expiry = devnet.latestBlockTimestamp().longValueExact() + 86_400;
+        commands.sendAndWait(new OpenChannel(channelId, consumer.address(), address(other), DEPOSIT, expiry,
+                Channels.nextChainRef()));
+        admission.admit(SignedVoucher.parse(channelId, "500000", "1", Channels.sign(consumer, channelId,
+                BigInteger.valueOf(500_000), BigInteger.ONE)), new MeteredRequest(BigInteger.valueOf(100_000),
+                clock.instant().getEpochSecond() + 600, address(other)));
+        admission.settle(channelId, BigInteger.ONE, BigInteger.valueOf(120_000));
+        commands.sendAndWait(new RecordClaim(channelId, BigInteger.valueOf(500_000), BigInteger.valueOf(10_000),
+                Channels.nextChainRef()));
+        commands.sendAndWait(new ExpireChannel(channelId, expiry, 1));
+        BigInteger excess = BigInteger.valueOf(380_000);
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        Await.until(CLAIM_WAIT, "the read model to show the expired channel's excess", () -> jdbc.queryForObject(
+                "SELECT COUNT(*) FROM channel_balance WHERE channel_id = ? AND status = 'expired'"
+                        + " AND claimed = charged_total + ?", Long.class, channelId, excess) == 1);
+
+        Set<String> allButBroadcast = Set.of("eth_call", "eth_estimateGas", "eth_getBlockByNumber",
+                "eth_maxPriorityFeePerGas", "eth_getTransactionCount", "eth_getTransactionByHash",
+                "eth_getTransactionReceipt", "eth_chainId", "eth_gasPrice", "eth_feeHistory", "eth_blockNumber");
+        try (SwitchableRpcProxy proxy = new SwitchableRpcProxy(devnet.rpcUrl(), allButBroadcast)) {
+            Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(proxy.url(), Duration.ofSeconds(5),
+                    RetryPolicy.none())), new SimpleMeterRegistry());
+            proxy.down(true);
+            watchtower.runOnce();
+            ReturnStore.Return sent = new ReturnStore(jdbc).ofChannel(channelId).getFirst();
+            assertThat(sent.status()).as(String.valueOf(sent.lastError())).isEqualTo(ReturnStore.Status.SENT);
+            assertThat(sent.amount()).isEqualTo(excess);
+            assertThat(sent.rawTransaction()).isNotBlank();
+            assertThat(devnet.balanceOf(consumer.address())).isZero();
+
+            proxy.down(false);
+            Await.until(CLAIM_WAIT, "the same transfer to be sent again and recorded", () -> {
+                watchtower.runOnce();
+                return history.state(channelId).orElseThrow().returned().signum() > 0;
+            });
+            assertThat(new ReturnStore(jdbc).ofChannel(channelId).getFirst().txHash()).isEqualTo(sent.txHash());
+        }
+        Watchtower restarted = watchtower(other, new EthApi(new JsonRpcClient(devnet.rpcUrl(), Duration.ofSeconds(5),
+                RetryPolicy.none())), new SimpleMeterRegistry());
+        for (int round = 0; round < 3; round++) {
+            restarted.runOnce();
+        }
+        assertThat(devnet.balanceOf(consumer.address())).as("the excess, once").isEqualTo(excess);
+        assertThat(history.state(channelId).orElseThrow().returned()).isEqualTo(excess);
+        assertThat(history.events(channelId).stream().filter(e -> e.getPayload() instanceof ExcessReturned))
+                .hasSize(1);
+        assertThat(transactionCount(address(other))).as("one transfer in all").isEqualTo(1);
     }
 
     private Watchtower watchtower(Credentials provider, EthApi eth, SimpleMeterRegistry meters) {
