@@ -1,6 +1,6 @@
 package io.chanledger.chain.contract;
 
-import io.chanledger.chain.ingest.SharedVectors;
+import io.chanledger.domain.eip712.KnownAnswerVectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +19,7 @@ class EventSignatureTest {
 
     @Test
     void logVectorsTopic0IsTheKeccakOfTheContractsEventSignature() {
-        for (JsonNode vector : SharedVectors.list("eventLogs")) {
+        for (JsonNode vector : KnownAnswerVectors.list("eventLogs")) {
             String signature = vector.path("signature").asText();
             assertThat(CHANNEL.eventSignatures()).as(vector.path("id").asText()).contains(signature);
             assertThat(Hash.sha3String(signature)).as(signature).isEqualTo(vector.path("topic0").asText());
@@ -29,7 +29,7 @@ class EventSignatureTest {
 
     @Test
     void indexedParametersMatchTheLogVectors() {
-        for (JsonNode vector : SharedVectors.list("eventLogs")) {
+        for (JsonNode vector : KnownAnswerVectors.list("eventLogs")) {
             List<String> expected = new ArrayList<>();
             vector.path("indexed").forEach(name -> expected.add(name.asText()));
             assertThat(indexedInputs(vector.path("event").asText())).as(vector.path("id").asText())

@@ -1,6 +1,6 @@
 package io.chanledger.chain.contract;
 
-import io.chanledger.chain.ingest.SharedVectors;
+import io.chanledger.domain.eip712.KnownAnswerVectors;
 
 import static io.chanledger.chain.devnet.DevnetAccounts.CONSUMER_1;
 import static io.chanledger.chain.devnet.DevnetAccounts.PROVIDER_1;
@@ -67,22 +67,22 @@ class VectorsOnChainTest {
     void reproducesTheVectorsChannelIds() {
         assertThat(opened).extracting(OpenedChannel::blockNumber).containsOnly(opened.getFirst().blockNumber());
         assertThat(opened).extracting(OpenedChannel::channelId).containsExactly(
-                SharedVectors.byId("channelIds", "channel-1").path("channelId").asText(),
-                SharedVectors.byId("channelIds", "channel-1-next-nonce").path("channelId").asText(),
-                SharedVectors.byId("channelIds", "channel-roles-swapped").path("channelId").asText());
-        assertThat(opened.getFirst().channelId()).isEqualTo(SharedVectors.root().path("channel").path("channelId").asText());
+                KnownAnswerVectors.byId("channelIds", "channel-1").path("channelId").asText(),
+                KnownAnswerVectors.byId("channelIds", "channel-1-next-nonce").path("channelId").asText(),
+                KnownAnswerVectors.byId("channelIds", "channel-roles-swapped").path("channelId").asText());
+        assertThat(opened.getFirst().channelId()).isEqualTo(KnownAnswerVectors.root().path("channel").path("channelId").asText());
     }
 
     @Test
     void emitsTheOpenedLogOfTheVectors() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "opened").path("log");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "opened").path("log");
         assertLogEquals(opened.getFirst().log(), vector);
     }
 
     @Test
     void usesTheVectorsDomainSeparator() {
-        String expected = SharedVectors.root().path("domainSeparator").asText();
-        assertThat(devnet.channelAddress()).isEqualToIgnoringCase(SharedVectors.root().path("domain").path("verifyingContract").asText());
+        String expected = KnownAnswerVectors.root().path("domainSeparator").asText();
+        assertThat(devnet.channelAddress()).isEqualToIgnoringCase(KnownAnswerVectors.root().path("domain").path("verifyingContract").asText());
         assertThat(Numeric.toHexString(devnet.domainSeparator())).isEqualTo(expected);
         assertThat(Numeric.toHexString(ChannelSignatures.domainSeparator(devnet.chainId(), devnet.channelAddress())))
                 .isEqualTo(expected);
@@ -90,7 +90,7 @@ class VectorsOnChainTest {
 
     @Test
     void claimAcceptsExactlyTheVouchersTheVectorsAccept() {
-        for (JsonNode vector : SharedVectors.list("vouchers")) {
+        for (JsonNode vector : KnownAnswerVectors.list("vouchers")) {
             BigInteger amount = new BigInteger(vector.path("amount").asText());
             CallOutcome outcome = devnet.callClaim(PROVIDER_1.getAddress(), vector.path("channelId").asText(), amount,
                     new BigInteger(vector.path("nonce").asText()), Numeric.hexStringToByteArray(vector.path("signature").asText()));
@@ -101,11 +101,11 @@ class VectorsOnChainTest {
     @Test
     void harnessDigestsMatchTheVectors() {
         byte[] domain = devnet.domainSeparator();
-        JsonNode voucher = SharedVectors.byId("vouchers", "valid-v27");
+        JsonNode voucher = KnownAnswerVectors.byId("vouchers", "valid-v27");
         assertThat(Numeric.toHexString(ChannelSignatures.voucherDigest(domain, voucher.path("channelId").asText(),
                 new BigInteger(voucher.path("amount").asText()), new BigInteger(voucher.path("nonce").asText()))))
                 .isEqualTo(voucher.path("digest").asText());
-        JsonNode close = SharedVectors.byId("closeAuthorizations", "valid-provider");
+        JsonNode close = KnownAnswerVectors.byId("closeAuthorizations", "valid-provider");
         assertThat(Numeric.toHexString(ChannelSignatures.closeAuthorizationDigest(domain, close.path("channelId").asText(),
                 new BigInteger(close.path("finalAmount").asText()))))
                 .isEqualTo(close.path("digest").asText());
@@ -113,7 +113,7 @@ class VectorsOnChainTest {
 
     @Test
     void cooperativeCloseAcceptsExactlyTheCloseAuthorizationsTheVectorsAccept() {
-        for (JsonNode vector : SharedVectors.list("closeAuthorizations")) {
+        for (JsonNode vector : KnownAnswerVectors.list("closeAuthorizations")) {
             BigInteger finalAmount = new BigInteger(vector.path("finalAmount").asText());
             CallOutcome outcome = devnet.callCooperativeClose(CONSUMER_1.getAddress(), vector.path("channelId").asText(),
                     finalAmount, Numeric.hexStringToByteArray(vector.path("signature").asText()));
@@ -125,17 +125,17 @@ class VectorsOnChainTest {
     void cooperativeCloseWithTheVectorsAuthorizationEmitsTheVectorsLogs() {
         String snapshot = devnet.snapshot();
         try {
-            JsonNode authorization = SharedVectors.byId("closeAuthorizations", "valid-provider");
+            JsonNode authorization = KnownAnswerVectors.byId("closeAuthorizations", "valid-provider");
             TransactionReceipt receipt = devnet.cooperativeClose(CONSUMER_1, authorization.path("channelId").asText(),
                     new BigInteger(authorization.path("finalAmount").asText()),
                     Numeric.hexStringToByteArray(authorization.path("signature").asText()));
 
             assertThat(devnet.eventNames(receipt)).containsExactly("FeePaid", "ChannelClaimed", "ChannelClosed");
             Log fee = devnet.logs(receipt, "FeePaid").getFirst();
-            assertThat(fee.getTopics()).containsExactlyElementsOf(topics(SharedVectors.byId("eventLogs", "fee").path("log")));
+            assertThat(fee.getTopics()).containsExactlyElementsOf(topics(KnownAnswerVectors.byId("eventLogs", "fee").path("log")));
             assertThat(Devnet.amountOf(fee)).isEqualTo(BigInteger.valueOf(15_000));
-            assertLogEquals(devnet.logs(receipt, "ChannelClaimed").getFirst(), SharedVectors.byId("eventLogs", "claimed").path("log"));
-            assertLogEquals(devnet.logs(receipt, "ChannelClosed").getFirst(), SharedVectors.byId("eventLogs", "closed").path("log"));
+            assertLogEquals(devnet.logs(receipt, "ChannelClaimed").getFirst(), KnownAnswerVectors.byId("eventLogs", "claimed").path("log"));
+            assertLogEquals(devnet.logs(receipt, "ChannelClosed").getFirst(), KnownAnswerVectors.byId("eventLogs", "closed").path("log"));
         } finally {
             devnet.revertTo(snapshot);
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.eip712.KnownAnswerVectors;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +32,15 @@ class LogVectorsTest {
 
     @Test
     void topicsAreTheVectorsTopic0s() {
-        assertThat(ChannelContract.CHANNEL_OPENED).isEqualTo(SharedVectors.byId("eventLogs", "opened").path("topic0").asText());
-        assertThat(ChannelContract.CHANNEL_CLAIMED).isEqualTo(SharedVectors.byId("eventLogs", "claimed").path("topic0").asText());
-        assertThat(ChannelContract.CHANNEL_CLOSED).isEqualTo(SharedVectors.byId("eventLogs", "closed").path("topic0").asText());
-        assertThat(ChannelContract.FEE_PAID).isEqualTo(SharedVectors.byId("eventLogs", "fee").path("topic0").asText());
+        assertThat(ChannelContract.CHANNEL_OPENED).isEqualTo(KnownAnswerVectors.byId("eventLogs", "opened").path("topic0").asText());
+        assertThat(ChannelContract.CHANNEL_CLAIMED).isEqualTo(KnownAnswerVectors.byId("eventLogs", "claimed").path("topic0").asText());
+        assertThat(ChannelContract.CHANNEL_CLOSED).isEqualTo(KnownAnswerVectors.byId("eventLogs", "closed").path("topic0").asText());
+        assertThat(ChannelContract.FEE_PAID).isEqualTo(KnownAnswerVectors.byId("eventLogs", "fee").path("topic0").asText());
     }
 
     @Test
     void decodesTheOpenedVector() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "opened");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "opened");
         JsonNode expected = vector.path("decoded");
 
         ChannelLog.Opened opened = (ChannelLog.Opened) ChannelLogDecoder.decode(log(vector));
@@ -58,7 +59,7 @@ class LogVectorsTest {
 
     @Test
     void decodesTheClaimedVector() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "claimed");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "claimed");
         JsonNode expected = vector.path("decoded");
 
         ChannelLog.Claimed claimed = (ChannelLog.Claimed) ChannelLogDecoder.decode(log(vector));
@@ -70,7 +71,7 @@ class LogVectorsTest {
 
     @Test
     void decodesTheClosedVector() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "closed");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "closed");
         JsonNode expected = vector.path("decoded");
 
         ChannelLog.Closed closed = (ChannelLog.Closed) ChannelLogDecoder.decode(log(vector));
@@ -82,7 +83,7 @@ class LogVectorsTest {
 
     @Test
     void decodesTheFeeVector() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "fee");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "fee");
         JsonNode expected = vector.path("decoded");
 
         ChannelLog.FeePaid fee = (ChannelLog.FeePaid) ChannelLogDecoder.decode(log(vector));
@@ -94,7 +95,7 @@ class LogVectorsTest {
 
     @Test
     void everyVectorDecodesToItsOwnEvent() {
-        for (JsonNode vector : SharedVectors.list("eventLogs")) {
+        for (JsonNode vector : KnownAnswerVectors.list("eventLogs")) {
             DecodedLog decoded = ChannelLogDecoder.decode(log(vector));
             assertThat(decoded.getClass().getSimpleName()).as(vector.path("id").asText())
                     .isEqualTo(switch (vector.path("event").asText()) {
@@ -174,7 +175,7 @@ class LogVectorsTest {
 
     @Test
     void refusesAKnownEventWithTheWrongShape() {
-        JsonNode vector = SharedVectors.byId("eventLogs", "claimed");
+        JsonNode vector = KnownAnswerVectors.byId("eventLogs", "claimed");
         Log truncated = log(vector);
         truncated.setData("0x1234");
         Log dirtyAddress = log(vector);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.ingest.SharedVectors;
+import io.chanledger.domain.eip712.KnownAnswerVectors;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -53,7 +53,7 @@ class ContractSigningDomainTest {
     @Test
     void readsTheProjectContractsDomainSeparatorAndAcceptsItsDomain() {
         assertThat(ContractSigningDomain.read(eth, DEVNET.channelAddress()))
-                .contains(SharedVectors.root().path("domainSeparator").asText());
+                .contains(KnownAnswerVectors.root().path("domainSeparator").asText());
 
         ContractSigningDomain.verify(eth, Eip712Domain.chan(DEVNET.chainId(), DEVNET.channelAddress()));
     }
@@ -74,7 +74,7 @@ class ContractSigningDomainTest {
 
         assertThatThrownBy(() -> ContractSigningDomain.verify(eth, amoy))
                 .isInstanceOf(ContractSigningDomain.MismatchException.class)
-                .hasMessageContaining(SharedVectors.root().path("domainSeparator").asText())
+                .hasMessageContaining(KnownAnswerVectors.root().path("domainSeparator").asText())
                 .hasMessageContaining(separatorOf(amoy))
                 .hasMessageContaining("chain 80002");
     }

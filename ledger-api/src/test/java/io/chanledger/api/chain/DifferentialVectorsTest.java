@@ -9,7 +9,7 @@ import io.chanledger.chain.devnet.AnvilNode;
 import io.chanledger.chain.devnet.CallOutcome;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.OpenedChannel;
-import io.chanledger.chain.ingest.SharedVectors;
+import io.chanledger.domain.eip712.KnownAnswerVectors;
 import io.chanledger.domain.chain.ChainRef;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelOpened;
@@ -65,17 +65,17 @@ class DifferentialVectorsTest {
 
     @Test
     void opensTheVectorsChannel() {
-        assertThat(channel.channelId()).isEqualTo(SharedVectors.byId("channelIds", "channel-1").path("channelId").asText());
+        assertThat(channel.channelId()).isEqualTo(KnownAnswerVectors.byId("channelIds", "channel-1").path("channelId").asText());
         assertThat(channel.expiry()).isEqualTo(BigInteger.valueOf(VECTOR_TIMESTAMP + DURATION));
         assertThat(devnet.channelAddress()).isEqualToIgnoringCase(
-                SharedVectors.root().path("domain").path("verifyingContract").asText());
+                KnownAnswerVectors.root().path("domain").path("verifyingContract").asText());
     }
 
     @Test
     void contractAndLedgerAgreeOnEveryVoucher() {
         Map<String, String> disagreements = new LinkedHashMap<>();
         int cases = 0;
-        for (JsonNode vector : SharedVectors.list("vouchers")) {
+        for (JsonNode vector : KnownAnswerVectors.list("vouchers")) {
             String id = vector.path("id").asText();
             BigInteger amount = new BigInteger(vector.path("amount").asText());
             CallOutcome onChain = devnet.callClaim(PROVIDER_1.getAddress(), vector.path("channelId").asText(), amount,
@@ -94,7 +94,7 @@ class DifferentialVectorsTest {
             }
             cases++;
         }
-        assertThat(cases).isEqualTo(SharedVectors.list("vouchers").size()).isGreaterThanOrEqualTo(16);
+        assertThat(cases).isEqualTo(KnownAnswerVectors.list("vouchers").size()).isGreaterThanOrEqualTo(16);
         assertThat(disagreements).isEmpty();
     }
 

@@ -36,7 +36,7 @@ class DigestSignerTest {
 
     @Test
     void signingIsDeterministic() {
-        DigestSigner signer = new DigestSigner(Hex.decode(SharedVectors.privateKeyOf("consumer-1"), 32));
+        DigestSigner signer = new DigestSigner(Hex.decode(KnownAnswerVectors.privateKeyOf("consumer-1"), 32));
         byte[] digest = new byte[32];
         assertThat(signer.sign(digest)).isEqualTo(signer.sign(digest.clone()));
     }
@@ -46,9 +46,9 @@ class DigestSignerTest {
     Stream<DynamicTest> reproducesTheVectorSignatures() {
         return Eip712VectorsTest.signatureCases().stream()
                 .filter(c -> c.path("mutation").isNull())
-                .map(c -> SharedVectors.caseTest(c.path("id").asText(), c.path("id").asText(), () -> {
+                .map(c -> KnownAnswerVectors.caseTest(c.path("id").asText(), c.path("id").asText(), () -> {
                     DigestSigner signer = new DigestSigner(
-                            Hex.decode(SharedVectors.privateKeyOf(c.path("signedBy").path("label").asText()), 32));
+                            Hex.decode(KnownAnswerVectors.privateKeyOf(c.path("signedBy").path("label").asText()), 32));
                     JsonNode over = c.path("signedOver");
                     String signedHash = over.isNull() ? c.path("digest").asText() : over.path("signedHash").asText();
                     assertThat(Hex.encode(signer.sign(Hex.decode(signedHash, 32))))
@@ -66,14 +66,14 @@ class DigestSignerTest {
 
     @Test
     void neverShowsTheKey() {
-        String key = SharedVectors.privateKeyOf("provider-1");
+        String key = KnownAnswerVectors.privateKeyOf("provider-1");
         DigestSigner signer = new DigestSigner(Hex.decode(key, 32));
         assertThat(signer.toString()).contains(signer.address()).doesNotContain(key.substring(2, 20));
     }
 
     @Test
     void refusesDigestsThatAreNot32Bytes() {
-        DigestSigner signer = new DigestSigner(Hex.decode(SharedVectors.privateKeyOf("provider-1"), 32));
+        DigestSigner signer = new DigestSigner(Hex.decode(KnownAnswerVectors.privateKeyOf("provider-1"), 32));
         assertThatThrownBy(() -> signer.sign(new byte[33])).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.TestFactory;
 /** Known answers from the shared vectors: every digest, recovery and accept/reason. */
 class Eip712VectorsTest {
 
-    private static final JsonNode ROOT = SharedVectors.root();
-    private static final ChanTypedData TYPED = new ChanTypedData(SharedVectors.domainOf(ROOT.path("domain")));
+    private static final JsonNode ROOT = KnownAnswerVectors.root();
+    private static final ChanTypedData TYPED = new ChanTypedData(KnownAnswerVectors.domainOf(ROOT.path("domain")));
 
     @Test
     void domainTypeHashMatchesTheVectors() {
@@ -34,7 +34,7 @@ class Eip712VectorsTest {
     void chanDomainIsNamedChanChannelVersionOne() {
         JsonNode domain = ROOT.path("domain");
         Eip712Domain chan = Eip712Domain.chan(domain.path("chainId").asLong(), domain.path("verifyingContract").asText());
-        assertThat(chan).isEqualTo(SharedVectors.domainOf(domain));
+        assertThat(chan).isEqualTo(KnownAnswerVectors.domainOf(domain));
         assertThat(chan.verifyingContract()).isEqualTo(domain.path("verifyingContract").asText().toLowerCase(Locale.ROOT));
     }
 
@@ -52,7 +52,7 @@ class Eip712VectorsTest {
     @TestFactory
     Stream<DynamicTest> vouchers() {
         String consumer = ROOT.path("channel").path("consumer").asText();
-        return SharedVectors.list("vouchers").stream().map(c -> SharedVectors.caseTest("voucher " + c.path("id").asText(), c.path("id").asText(), () -> {
+        return KnownAnswerVectors.list("vouchers").stream().map(c -> KnownAnswerVectors.caseTest("voucher " + c.path("id").asText(), c.path("id").asText(), () -> {
             byte[] digest = TYPED.voucherDigest(Hex.decode(c.path("channelId").asText(), 32),
                     uint(c, "amount"), uint(c, "nonce"));
             assertThat(Hex.encode(digest)).isEqualTo(c.path("digest").asText());
@@ -64,7 +64,7 @@ class Eip712VectorsTest {
     @TestFactory
     Stream<DynamicTest> closeAuthorizations() {
         String provider = ROOT.path("channel").path("provider").asText();
-        return SharedVectors.list("closeAuthorizations").stream().map(c -> SharedVectors.caseTest(
+        return KnownAnswerVectors.list("closeAuthorizations").stream().map(c -> KnownAnswerVectors.caseTest(
                 "close authorization " + c.path("id").asText(), c.path("id").asText(), () -> {
                     byte[] digest = TYPED.closeAuthorizationDigest(Hex.decode(c.path("channelId").asText(), 32),
                             uint(c, "finalAmount"));
@@ -76,7 +76,7 @@ class Eip712VectorsTest {
 
     @TestFactory
     Stream<DynamicTest> channelIds() {
-        return SharedVectors.list("channelIds").stream().map(c -> SharedVectors.caseTest("channel id " + c.path("id").asText(), c.path("id").asText(),
+        return KnownAnswerVectors.list("channelIds").stream().map(c -> KnownAnswerVectors.caseTest("channel id " + c.path("id").asText(), c.path("id").asText(),
                 () -> assertThat(ChannelIds.compute(c.path("consumer").asText(), c.path("provider").asText(),
                         uint(c, "timestamp"), uint(c, "nonce"))).isEqualTo(c.path("channelId").asText())));
     }
@@ -84,7 +84,7 @@ class Eip712VectorsTest {
     @Test
     void channelIdFromLongsMatchesTheFirstChannel() {
         JsonNode channel = ROOT.path("channel");
-        JsonNode first = SharedVectors.list("channelIds").get(0);
+        JsonNode first = KnownAnswerVectors.list("channelIds").get(0);
         assertThat(ChannelIds.compute(channel.path("consumer").asText(), channel.path("provider").asText(),
                 first.path("timestamp").asLong(), first.path("nonce").asLong()))
                 .isEqualTo(channel.path("channelId").asText());
@@ -92,7 +92,7 @@ class Eip712VectorsTest {
 
     @TestFactory
     Stream<DynamicTest> keys() {
-        return SharedVectors.list("keys").stream().map(k -> SharedVectors.caseTest("key " + k.path("label").asText(), k.path("label").asText(), () -> {
+        return KnownAnswerVectors.list("keys").stream().map(k -> KnownAnswerVectors.caseTest("key " + k.path("label").asText(), k.path("label").asText(), () -> {
             String privateKey = k.path("privateKey").asText();
             String address = k.path("address").asText();
             assertThat(Hex.encode(Keccak.keccak256(k.path("label").asText().getBytes(StandardCharsets.UTF_8))))
@@ -110,7 +110,7 @@ class Eip712VectorsTest {
         if (over.isNull() || over.isMissingNode()) {
             return;
         }
-        ChanTypedData typed = new ChanTypedData(SharedVectors.domainOf(over.path("domain")));
+        ChanTypedData typed = new ChanTypedData(KnownAnswerVectors.domainOf(over.path("domain")));
         JsonNode message = over.path("message");
         byte[] channelId = Hex.decode(message.path("channelId").asText(), 32);
         byte[] signed = switch (over.path("primaryType").asText()) {
@@ -156,8 +156,8 @@ class Eip712VectorsTest {
     }
 
     static List<JsonNode> signatureCases() {
-        List<JsonNode> cases = new ArrayList<>(SharedVectors.list("vouchers"));
-        cases.addAll(SharedVectors.list("closeAuthorizations"));
+        List<JsonNode> cases = new ArrayList<>(KnownAnswerVectors.list("vouchers"));
+        cases.addAll(KnownAnswerVectors.list("closeAuthorizations"));
         return cases;
     }
 }

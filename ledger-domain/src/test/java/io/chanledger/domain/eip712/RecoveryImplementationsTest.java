@@ -87,7 +87,7 @@ class RecoveryImplementationsTest {
 
     @TestFactory
     Stream<DynamicTest> agreeOnEveryVectorSignature() {
-        return Eip712VectorsTest.signatureCases().stream().map(c -> SharedVectors.caseTest(c.path("id").asText(), c.path("id").asText(), () -> {
+        return Eip712VectorsTest.signatureCases().stream().map(c -> KnownAnswerVectors.caseTest(c.path("id").asText(), c.path("id").asText(), () -> {
             byte[] digest = Hex.decode(c.path("digest").asText(), 32);
             byte[] signature = Hex.decode(c.path("signature").asText());
             assertThat(ContractSignatureRule.recover(digest, signature, FALLBACK))
