@@ -13,6 +13,7 @@ import io.chanledger.domain.channel.ChannelExpired;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.CloseAuthorized;
+import io.chanledger.domain.channel.ExcessReturned;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.RequestSettled;
@@ -43,7 +44,7 @@ class ChannelEventDecoderTest {
     @Test
     void readsEveryChannelEventAsTheEventStoresMapperDoesWithoutTheMapper() throws Exception {
         List<Supplier<ChannelEvent>> events = List.of(this::opened, this::confirmed, this::voucher, this::holdRaised,
-                this::settled, this::claimed, this::expired, this::closed, this::closeAuthorized);
+                this::settled, this::claimed, this::expired, this::closed, this::closeAuthorized, this::excessReturned);
         Set<Class<?>> covered = new HashSet<>();
         for (int i = 0; i < 20_000; i++) {
             ChannelEvent event = events.get(i % events.size()).get();
@@ -179,6 +180,10 @@ class ChannelEventDecoderTest {
 
     private CloseAuthorized closeAuthorized() {
         return new CloseAuthorized(id(32), uint(), random.nextBoolean() ? id(65) : null);
+    }
+
+    private ExcessReturned excessReturned() {
+        return new ExcessReturned(id(32), id(20), uint(), chainRef());
     }
 
     private ChainRef maybeChainRef() {
