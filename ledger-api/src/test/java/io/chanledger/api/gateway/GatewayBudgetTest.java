@@ -75,6 +75,8 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     @Autowired
     ObjectMapper json;
     @Autowired
+    PaidAnswers answers;
+    @Autowired
     PriceList appPrices;
 
     private final DigestSigner consumer = TestKeys.wallet("budget-consumer-" + System.nanoTime());
@@ -86,7 +88,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
         prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
                 false, MODELS, null, null), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
-        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json);
+        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json, answers);
     }
 
     /** Plain English of about {@code characters} characters, no character that needs escaping in JSON. */

@@ -52,6 +52,8 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     ObjectProvider<PaymentTerms> terms;
     @Autowired
     ObjectMapper json;
+    @Autowired
+    PaidAnswers answers;
 
     private final StubUpstream stub = new StubUpstream();
     private final DigestSigner consumer = TestKeys.wallet("upstream-consumer-" + System.nanoTime());
@@ -62,7 +64,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     void wireGatewayToTheStub() {
         OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), "test-upstream-key", Duration.ofSeconds(2),
                 Duration.ofSeconds(10), json);
-        gateway = StandaloneGateway.over(upstream, prices, metering, metrics, terms, json);
+        gateway = StandaloneGateway.over(upstream, prices, metering, metrics, terms, json, answers);
         channelId = Channels.randomChannelId();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(), DEPOSIT,
                 Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));
