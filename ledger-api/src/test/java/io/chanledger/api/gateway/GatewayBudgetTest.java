@@ -190,7 +190,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void anAnswerCostingMoreThanTheVoucherCoversIsChargedWhatTheVoucherCoversAndWithheld() throws Exception {
+    void anAnswerCostingMoreThanTheVoucherCoversIsDeliveredAndChargedWhatTheVoucherCovers() throws Exception {
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         String prompt = prose(600);
         Expected answer = Expected.of(rate, prompt, null);
@@ -199,11 +199,11 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
 
         MockHttpServletResponse reply = chat(channelId, answer.hold(), 1, Agent.chatBody("echo-1", prompt, null, false));
 
-        assertThat(reply.getStatus()).isEqualTo(402);
-        assertThat(reply.getHeader("X-CHAN-Error")).isEqualTo("insufficient_funds_post");
-        assertThat(json.readTree(reply.getContentAsString()).path("error").path("code").asText())
-                .isEqualTo("insufficient_funds_post");
-        assertThat(reply.getContentAsString()).doesNotContain("Echo:");
+        // never both withheld and charged: the answer goes out, and the voucher's room is what it costs
+        assertThat(reply.getStatus()).isEqualTo(200);
+        assertThat(reply.getHeader("X-CHAN-Error")).isNull();
+        assertThat(json.readTree(reply.getContentAsString()).path("choices").path(0).path("message").path("content")
+                .asText()).isEqualTo(answer.answer());
         assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(answer.hold().toString());
         assertThat(reply.getHeader("X-CHAN-Required")).isEqualTo(answer.cost().toString());
         assertThat(reply.getHeader("X-CHAN-Provided")).isEqualTo(answer.hold().toString());
