@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -54,7 +55,15 @@ class GatewayConfiguration {
     /** Once the service is up (the ledger can take commands), holds left by a dead process are released. */
     @EventListener(ApplicationReadyEvent.class)
     void releaseHoldsLeftBehind(ApplicationReadyEvent ready) {
-        ready.getApplicationContext().getBean(HeldRequestRelease.class).start();
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException unknown) {
+            host = "localhost";
+        }
+        int port = ready.getApplicationContext() instanceof WebServerApplicationContext web
+                ? web.getWebServer().getPort() : -1;
+        ready.getApplicationContext().getBean(HeldRequestRelease.class).start(host + ":" + port);
     }
 
     @Bean

@@ -51,8 +51,8 @@ final class HeldRequestRelease {
     private final Clock clock;
     private final Duration holdTtl;
     private final String provider;
-    private final String instanceId = UUID.randomUUID().toString();
     private final Instant startedAt;
+    private String instanceId = UUID.randomUUID().toString();
     private ScheduledExecutorService rounds;
 
     HeldRequestRelease(JdbcTemplate jdbc, VoucherAdmission admission, Metering metering, PaidAnswers answers,
@@ -67,12 +67,19 @@ final class HeldRequestRelease {
         this.startedAt = clock.instant();
     }
 
-    /** Records this instance and runs the first round now, the next ones every {@link #INTERVAL}. */
-    synchronized void start() {
+    /**
+     * Records this instance as {@code id} and runs the first round now, the next ones every
+     * {@link #INTERVAL}. {@code id} names the process's place (host and port): a process started
+     * again in the place of one that was killed replaces its row at once, so the holds that one
+     * left are released now rather than once its heartbeat is {@link #LIVE_WINDOW} old.
+     */
+    synchronized void start(String id) {
         if (rounds != null) {
             return;
         }
+        instanceId = id;
         Timestamp now = Timestamp.from(clock.instant());
+        jdbc.update("DELETE FROM gateway_instance WHERE instance_id = ?", instanceId);
         jdbc.update("INSERT INTO gateway_instance (instance_id, started_at, seen_at) VALUES (?, ?, ?)", instanceId,
                 Timestamp.from(startedAt), now);
         rounds = Executors.newSingleThreadScheduledExecutor(task -> Thread.ofPlatform().daemon()
