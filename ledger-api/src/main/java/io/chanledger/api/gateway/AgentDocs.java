@@ -56,11 +56,14 @@ class AgentDocs {
                    request's hold: (input tokens x input price + %d x output price) / 1000 base units (fewer
                    output tokens if you set a smaller max_tokens), or the price of one request for a model
                    whose output price is 0. Afterwards the request is charged its actual cost; if that is
-                   more than the voucher leaves, the voucher's room is charged and the answer withheld
-                   (insufficient_funds_post). So budget each voucher as your previous amount plus an
-                   estimate with a buffer, e.g. (characters/4 x input price + (max_tokens or 500) x output
-                   price) / 1000 x 1.2. Your request is sent upstream exactly as you sent it (no max_tokens
-                   is added). Every voucher pays for one request only.
+                   more than the voucher leaves, the answer is still delivered and only what the voucher
+                   leaves is charged (X-CHAN-Required then says the cost); a stream stops where the voucher
+                   leaves no room (insufficient_funds_post). So budget each voucher as your previous amount
+                   plus an estimate with a buffer, e.g. (characters/4 x input price + (max_tokens or 500) x
+                   output price) / 1000 x 1.2. Your request is sent upstream exactly as you sent it (no
+                   max_tokens is added). Every voucher pays for one request only: if you lost its answer
+                   (timed out, connection dropped), send the very same voucher again within %s to get that
+                   answer again at no charge (X-CHAN-Replay: true; 409 request_running while it still runs).
                 4. Answers carry X-CHAN-Cost (this request), X-CHAN-Total (charged so far) and X-CHAN-Remaining
                    (deposit left). With "stream": true the same figures follow data: [DONE] as SSE comments.
                    A refused voucher is HTTP 402 with X-CHAN-Error; insufficient_funds also says
@@ -71,13 +74,15 @@ class AgentDocs {
                    the deposit back at once.
 
                 Token counting: OpenAI's encodings (o200k_base for gpt-4o, gpt-4.1, gpt-5 and o-series models,
-                cl100k_base for gpt-4, gpt-3.5 and every other model); the upstream's reported usage is
-                billed where it reports one.
+                cl100k_base for gpt-4, gpt-3.5 and every other model); a whole answer is billed on the
+                usage in it (the upstream's, else these counts), a stream on its input and the text it
+                delivered. Every answer carries an OpenAI usage object (a stream's last chunk, if you ask
+                with stream_options.include_usage).
 
                 Models and prices (USDC per 1,000 tokens, input / output):
                 """.formatted(terms.chainId(), terms.contract(),
                 terms.usdc() == null ? "" : " (token " + terms.usdc() + ")", identity.checksumAddress(), baseUrl,
-                terms.chainId(), signingUrl, PriceList.HELD_OUTPUT_TOKENS, baseUrl));
+                terms.chainId(), signingUrl, PriceList.HELD_OUTPUT_TOKENS, retention(), baseUrl));
         for (PriceList.ModelRate model : prices.models()) {
             if (model.service() == null) {
                 text.append("  ").append(model.id()).append(": ").append(model.inputPer1kText()).append(" / ")
@@ -194,5 +199,11 @@ class AgentDocs {
         ArrayNode messages = request.putArray("messages");
         messages.addObject().put("role", "user").put("content", model.service().example().toString());
         return request.toString();
+    }
+
+    /** The answer retention as agents read it: whole minutes, or seconds below one. */
+    private String retention() {
+        java.time.Duration retention = properties.answerRetention();
+        return retention.toMinutes() > 0 ? retention.toMinutes() + " minutes" : retention.toSeconds() + " seconds";
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.channels.command.VoucherJson;
-import io.chanledger.api.web.HotPathJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
@@ -15,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -32,9 +33,16 @@ import org.springframework.web.bind.annotation.RestController;
  * 402 with the payment terms. With one: the request is checked (model, format) before the voucher
  * is touched, then the voucher is admitted by the ledger holding the request's input and a small
  * output allowance, the request goes upstream exactly as the client sent it, and the request is
- * settled at its actual cost. An answer that costs more than the voucher covers is charged what
- * the voucher covers and withheld. A failed upstream call is settled at zero: the voucher stays
- * accepted, nothing is charged.
+ * settled at its actual cost. An answer that costs more than the voucher covers is delivered and
+ * charged what the voucher covers. A failed upstream call, and a 200 that is not an answer (an
+ * error object, no message content, a service's body that is not JSON), is settled at zero: the
+ * voucher stays accepted, nothing is charged.
+ *
+ * <p>A paid answer is kept by its voucher ({@link PaidAnswers}) in the commit that charges it: the
+ * same voucher sent again within the retention gets that answer again, with the same cost headers
+ * and {@code X-CHAN-Replay: true}, and is charged nothing. So an agent that gave up waiting, or
+ * lost its connection, re-sends the voucher to have the answer it paid for. Every answer carries
+ * an OpenAI {@code usage} object.
  *
  * <p>A model of an HTTP service takes its parameters as a JSON object in the last user message.
  * They are checked against the model's schema (and its unit bounds) before the voucher is touched,
@@ -58,10 +66,11 @@ class ChatCompletionsController {
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
     private final Clock clock;
-    private final HotPathJson<ObjectNode> answerJson;
+    private final PaidAnswers answers;
 
     ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
-                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock) {
+                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
+                              PaidAnswers answers) {
         this.prices = prices;
         this.upstreams = upstreams;
         this.metering = metering;
@@ -70,7 +79,7 @@ class ChatCompletionsController {
         this.json = json;
         this.metrics = metrics;
         this.clock = clock;
-        this.answerJson = HotPathJson.of(json, ObjectNode.class);
+        this.answers = answers;
     }
 
     @PostMapping("/v1/chat/completions")
@@ -93,7 +102,10 @@ class ChatCompletionsController {
         }
         Upstream upstream = upstreams.chat(rate);
         SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = metering.admit(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()));
+        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), response);
+        if (receipt == null) {
+            return;
+        }
         if (chat.stream()) {
             relay.relay(upstream, chat, rate, receipt, response);
             return;
@@ -106,33 +118,127 @@ class ChatCompletionsController {
             metrics.request("upstream_error");
             throw upstreamFailed(failure);
         }
+        ObjectNode answer = completion.body();
+        String text = answerText(answer);
+        if (text == null) {
+            metering.settle(receipt, BigInteger.ZERO);
+            metrics.request("upstream_error");
+            log.warn("model {}: the upstream answered 200 without an answer", rate.id());
+            throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an error "
+                    + "or no message content)", null));
+        }
         Upstream.Usage usage = completion.usage();
-        BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
-                : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        answer(metering.settle(receipt, cost), cost, completion.body(), response);
+        if (usage == null) {
+            usage = new Upstream.Usage(chat.inputTokens(), chat.tokenizer().count(text));
+        }
+        putUsage(answer, usage);
+        BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
+        answer(voucher, receipt, cost, answer, response);
     }
 
     /**
-     * Writes a settled request's answer, its body with the cost headers, or throws when the voucher
-     * fell short and the answer is withheld. The body is written without the message converters
-     * ({@link HotPathJson}).
+     * Admits the voucher holding {@code hold}; null when it was refused because it paid for an
+     * earlier request whose answer is kept, which has then been answered again at no charge. A
+     * voucher whose request is still running here is told to come back for its answer.
      */
-    private void answer(RequestSettlement settlement, BigInteger cost, ObjectNode body,
-                                          HttpServletResponse response) throws IOException {
-        metrics.charged(settlement.charged());
-        HttpHeaders headers = costHeaders(settlement);
-        if (settlement.shortfall()) {
-            metrics.request("insufficient_funds_post");
-            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
-            headers.set(GatewayExceptionHandler.REQUIRED_HEADER, cost.toString());
-            headers.set(GatewayExceptionHandler.PROVIDED_HEADER, settlement.charged().toString());
-            throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "insufficient_funds_post", "the answer cost " + cost
-                    + " but the voucher covered only " + settlement.charged() + ", which was charged; the answer is "
-                    + "withheld. Send vouchers with a larger buffer", headers.toSingleValueMap());
+    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, HttpServletResponse response)
+            throws IOException {
+        try {
+            return metering.admit(voucher, hold);
+        } catch (VoucherRejectedException rejection) {
+            if (rejection.reason() == VoucherRejection.INVALID_VOUCHER_FORMAT) {
+                throw rejection;
+            }
+            var kept = answers.find(voucher);
+            if (kept.isPresent()) {
+                metrics.request("replayed");
+                write(kept.get(), true, response);
+                return null;
+            }
+            if (rejection.reason() == VoucherRejection.NONCE_NOT_INCREASING
+                    && metering.running(voucher.channelId(), voucher.nonce())) {
+                metrics.request("request_running");
+                throw new GatewayProblem(HttpStatus.CONFLICT, "request_running", "the request voucher "
+                        + voucher.nonce() + " paid for is still running; send the same voucher again once it has "
+                        + "answered to get its answer, at no further charge", Map.of(HttpHeaders.RETRY_AFTER, "5"));
+            }
+            throw rejection;
         }
-        metrics.request("paid");
-        headers.forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
-        answerJson.write(body, response);
+    }
+
+    /**
+     * Settles a request at {@code cost}, keeping its answer in the same commit, and writes the
+     * answer with the cost headers. When the voucher covered less than the cost, the answer is
+     * still delivered and only what the voucher covered is charged ({@code X-CHAN-Required}: the
+     * cost, {@code X-CHAN-Provided}: what was charged).
+     */
+    private void answer(SignedVoucher voucher, VoucherReceipt receipt, BigInteger cost, ObjectNode body,
+                        HttpServletResponse response) throws IOException {
+        byte[] bytes = json.writeValueAsBytes(body);
+        PaidAnswers.Answer[] paid = new PaidAnswers.Answer[1];
+        RequestSettlement settlement = metering.settle(receipt, cost, settled -> {
+            paid[0] = new PaidAnswers.Answer(answerHeaders(settled, cost), bytes);
+            if (settled.settled()) {
+                answers.keep(voucher, paid[0]);
+            }
+        });
+        metrics.charged(settlement.charged());
+        metrics.request(settlement.shortfall() ? "insufficient_funds_post" : "paid");
+        write(paid[0] != null ? paid[0] : new PaidAnswers.Answer(answerHeaders(settlement, cost), bytes), false,
+                response);
+    }
+
+    private static Map<String, String> answerHeaders(RequestSettlement settlement, BigInteger cost) {
+        Map<String, String> headers = new LinkedHashMap<>(costHeaders(settlement).toSingleValueMap());
+        if (settlement.shortfall()) {
+            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
+            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, cost.toString());
+            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, settlement.charged().toString());
+        }
+        return headers;
+    }
+
+    private static void write(PaidAnswers.Answer answer, boolean replay, HttpServletResponse response)
+            throws IOException {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        answer.headers().forEach(response::setHeader);
+        if (replay) {
+            response.setHeader("X-CHAN-Replay", "true");
+        }
+        response.setContentLength(answer.body().length);
+        response.getOutputStream().write(answer.body());
+    }
+
+    /**
+     * The text of a chat answer: its first choice's message content, or the JSON text of its tool
+     * calls; null when the body is not an answer (an {@code error} object, no message, a content
+     * that is not a string without tool calls), which costs nothing.
+     */
+    static String answerText(JsonNode body) {
+        JsonNode error = body.get("error");
+        if (error != null && !error.isNull()) {
+            return null;
+        }
+        JsonNode message = body.path("choices").path(0).path("message");
+        JsonNode content = message.get("content");
+        if (content != null && content.isTextual()) {
+            return content.textValue();
+        }
+        JsonNode toolCalls = message.get("tool_calls");
+        if (toolCalls != null && toolCalls.isArray() && !toolCalls.isEmpty()) {
+            return toolCalls.toString();
+        }
+        return null;
+    }
+
+    /** Puts the OpenAI {@code usage} object with the token counts the request was billed on. */
+    static void putUsage(ObjectNode body, Upstream.Usage usage) {
+        JsonNode existing = body.get("usage");
+        ObjectNode target = existing instanceof ObjectNode object ? object : body.putObject("usage");
+        target.put("prompt_tokens", usage.promptTokens())
+                .put("completion_tokens", usage.completionTokens())
+                .put("total_tokens", usage.promptTokens() + usage.completionTokens());
     }
 
     private void serve(HttpServiceUpstream service, PriceList.ModelRate rate, ChatRequest chat,
@@ -145,7 +251,11 @@ class ChatCompletionsController {
         }
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
-        VoucherReceipt receipt = metering.admit(voucher(voucherHeader), cost);
+        SignedVoucher voucher = voucher(voucherHeader);
+        VoucherReceipt receipt = admitOrReplay(voucher, cost, response);
+        if (receipt == null) {
+            return;
+        }
         String content;
         try {
             content = service.call(parameters);
@@ -156,7 +266,11 @@ class ChatCompletionsController {
                     failure instanceof Upstream.UpstreamException ? failure.getMessage() : failure.getClass().getName());
             throw upstreamFailed(failure);
         }
-        answer(metering.settle(receipt, cost), cost, completion(rate.id(), content), response);
+        ObjectNode body = completion(rate.id(), content);
+        // a service is not priced per token: its usage counts, with the model's tokenizer, the
+        // parameters sent and the result answered, for clients that read usage after each request
+        putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()), chat.tokenizer().count(content)));
+        answer(voucher, receipt, cost, body, response);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */

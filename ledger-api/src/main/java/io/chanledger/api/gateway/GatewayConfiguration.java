@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.watchtower.CloseWatch;
 import java.time.Clock;
@@ -8,8 +9,11 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 
 /**
  * Gateway mode: the provider's identity, its price list, the upstream and its payment terms.
@@ -32,6 +36,34 @@ class GatewayConfiguration {
     @Bean
     CloseWatch closeWatch(DataSource dataSource, Clock clock) {
         return new CloseWatch(new JdbcTemplate(dataSource), clock);
+    }
+
+    @Bean
+    PaidAnswers paidAnswers(DataSource dataSource, ObjectMapper json, Clock clock, GatewayProperties properties) {
+        return new PaidAnswers(new JdbcTemplate(dataSource), json, clock, properties.answerRetention(),
+                properties.answerMaxBytes().toBytes());
+    }
+
+    @Bean
+    HeldRequestRelease heldRequestRelease(DataSource dataSource, VoucherAdmission admission, Metering metering,
+                                          PaidAnswers answers, Clock clock, GatewayProperties properties,
+                                          ProviderIdentity identity) {
+        return new HeldRequestRelease(new JdbcTemplate(dataSource), admission, metering, answers, clock,
+                properties.holdTtl(), identity.address());
+    }
+
+    /** Once the service is up (the ledger can take commands), holds left by a dead process are released. */
+    @EventListener(ApplicationReadyEvent.class)
+    void releaseHoldsLeftBehind(ApplicationReadyEvent ready) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException unknown) {
+            host = "localhost";
+        }
+        int port = ready.getApplicationContext() instanceof WebServerApplicationContext web
+                ? web.getWebServer().getPort() : -1;
+        ready.getApplicationContext().getBean(HeldRequestRelease.class).start(host + ":" + port);
     }
 
     @Bean

@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * {@code chan.gateway.requests{outcome}}: paid, voucher_required, upstream_error,
  * insufficient_funds_post, client_gone (a stream the client left), cut (a stream stopped when
- * the voucher was spent). {@code chan.gateway.charged}: base units charged.
+ * the voucher was spent), replayed (a kept answer sent again to its voucher, free), request_running
+ * (its voucher re-sent while the request runs). {@code chan.gateway.charged}: base units charged.
  */
 @Component
 @ConditionalOnGateway

@@ -24,6 +24,11 @@ import org.springframework.util.unit.DataSize;
  *        that names none is served by {@code upstream}
  * @param wordCountEndpoint also serve a word-count service, unpaid, at {@code /demo/word-count}, as
  *        an HTTP upstream for local runs and the benchmark
+ * @param answerRetention how long a paid answer is kept for its voucher: re-sending the same voucher
+ *        within it answers the kept answer again and charges nothing (an agent that lost the answer
+ *        gets it back without paying twice)
+ * @param answerMaxBytes the largest answer kept for its voucher; a larger one is still answered, but
+ *        not kept
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
@@ -40,7 +45,9 @@ public record GatewayProperties(
         @DefaultValue Upstream upstream,
         @DefaultValue Watchtower watchtower,
         List<NamedUpstream> upstreams,
-        @DefaultValue("false") boolean wordCountEndpoint) {
+        @DefaultValue("false") boolean wordCountEndpoint,
+        @DefaultValue("10m") Duration answerRetention,
+        @DefaultValue("4MB") DataSize answerMaxBytes) {
 
     @ConstructorBinding
     public GatewayProperties {
@@ -53,7 +60,7 @@ public record GatewayProperties(
                              String providerKeyFile, String publicUrl, String signingUrl, Duration holdTtl,
                              boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
         this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
-                models, upstream, watchtower, List.of(), false);
+                models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4));
     }
 
     /**

@@ -36,10 +36,11 @@ import java.util.regex.Pattern;
 /**
  * A non-chat service behind plain HTTP: a request's validated parameters become one HTTP call
  * (placeholders in the URL, then the query string or a JSON body), and the answer becomes the
- * assistant message's content: the upstream's JSON as compact JSON text, or, when it answered
- * other text, that text as a JSON string, so that the content always parses as JSON. The whole
- * call, answer included, must end within the timeout and the answer stay within its size limit;
- * otherwise, or on a failure status, it fails and the request costs nothing. The API key goes in
+ * assistant message's content: the upstream's JSON as compact JSON text, so that the content always
+ * parses as JSON. An answer that is not JSON (an HTML error page behind a 200, a malformed or
+ * empty body) is no result: it fails like a failure status. The whole call, answer included, must
+ * end within the timeout and the answer stay within its size limit; otherwise it fails too, and a
+ * failed request costs nothing. The API key goes in
  * its header and nowhere else: failures say what happened, never what was sent or answered.
  */
 final class HttpServiceUpstream {
@@ -253,18 +254,20 @@ final class HttpServiceUpstream {
         } catch (CharacterCodingException e) {
             throw new Upstream.UpstreamException("the service's answer is not UTF-8 text", null);
         }
+        JsonNode parsed;
         try {
-            JsonNode parsed = json.readTree(text);
-            if (parsed != null && !parsed.isMissingNode()) {
-                return json.writeValueAsString(parsed);
-            }
-            return json.writeValueAsString(text);
+            parsed = json.readTree(text);
         } catch (JsonProcessingException notJson) {
-            try {
-                return json.writeValueAsString(text);
-            } catch (JsonProcessingException e) {
-                throw new UncheckedIOException(e);
-            }
+            parsed = null;
+        }
+        if (parsed == null || parsed.isMissingNode()) {
+            // an HTML error page, a truncated or malformed body: not a result the agent can use
+            throw new Upstream.UpstreamException("the service's answer is not JSON", null);
+        }
+        try {
+            return json.writeValueAsString(parsed);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -8,6 +8,9 @@ import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -31,6 +34,8 @@ class Metering {
     private final Clock clock;
     private final Duration holdTtl;
     private final String provider;
+    /** Requests this instance admitted and has not settled yet, as channel/nonce. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
 
     Metering(VoucherAdmission admission, Clock clock, GatewayProperties properties, ProviderIdentity identity) {
         this.admission = admission;
@@ -41,7 +46,18 @@ class Metering {
 
     VoucherReceipt admit(SignedVoucher voucher, BigInteger hold) {
         long holdUntil = clock.instant().plus(holdTtl).getEpochSecond();
-        return admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider));
+        VoucherReceipt receipt = admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider));
+        running.add(key(receipt.channelId(), receipt.nonce()));
+        return receipt;
+    }
+
+    /** Whether this instance is still serving the request that voucher {@code nonce} of the channel paid for. */
+    boolean running(String channelId, BigInteger nonce) {
+        return running.contains(key(channelId, nonce));
+    }
+
+    private static String key(String channelId, BigInteger nonce) {
+        return channelId + '/' + nonce;
     }
 
     /**
@@ -65,10 +81,29 @@ class Metering {
      * logged with the figures needed to bill it by hand.
      */
     RequestSettlement settle(VoucherReceipt receipt, BigInteger cost) {
+        return settle(receipt, cost, null);
+    }
+
+    /**
+     * {@link #settle(VoucherReceipt, BigInteger)}, with {@code alongside} run in the commit that
+     * records the settlement (it keeps the paid answer), so the charge and what it paid for are
+     * durable together or not at all.
+     */
+    RequestSettlement settle(VoucherReceipt receipt, BigInteger cost, Consumer<RequestSettlement> alongside) {
+        try {
+            return settleWithRetries(receipt, cost, alongside);
+        } finally {
+            running.remove(key(receipt.channelId(), receipt.nonce()));
+        }
+    }
+
+    private RequestSettlement settleWithRetries(VoucherReceipt receipt, BigInteger cost,
+                                                Consumer<RequestSettlement> alongside) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
             try {
-                return admission.settle(receipt.channelId(), receipt.nonce(), cost);
+                return alongside == null ? admission.settle(receipt.channelId(), receipt.nonce(), cost)
+                        : admission.settle(receipt.channelId(), receipt.nonce(), cost, alongside);
             } catch (RuntimeException e) {
                 last = e;
                 pause(attempt);

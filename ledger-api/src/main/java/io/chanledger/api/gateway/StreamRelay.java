@@ -1,5 +1,7 @@
 package io.chanledger.api.gateway;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.VoucherReceipt;
 import jakarta.servlet.http.HttpServletResponse;
@@ -24,11 +26,15 @@ import org.springframework.stereotype.Component;
  * charged total and the other requests' holds. A chunk the hold cannot cover is not sent: the
  * stream stops there with {@code : X-CHAN-Error: insufficient_funds_post}.
  *
- * <p>Billing: a stream that ran to its end costs the upstream's reported usage when there is one
- * (the client asked for it with {@code stream_options.include_usage}), else the input and the
- * output counted by the model's tokenizer. A stream the client left, or that the upstream broke
- * off, costs the input and the output written out before it ended, and the upstream request is
- * cancelled at once. A stream whose upstream fails before any content costs nothing.
+ * <p>Billing: a stream is charged for what it delivered, never for usage the client did not see:
+ * its input and the text written out to the client, both counted by the model's tokenizer. The
+ * upstream's reported usage is not billed (it may count what was never sent, or anything at all);
+ * when the client asked for usage ({@code stream_options.include_usage}) the gateway sends, as the
+ * last chunk before {@code [DONE]}, the upstream's usage chunk with its figures replaced by the
+ * billed counts (one of its own when the upstream sent none), and passes no other usage-only
+ * chunk on. A stream the client left, or that the upstream broke off, costs the input and the
+ * output written out before it ended, and the upstream request is cancelled at once. A stream
+ * whose upstream fails before any content costs nothing.
  */
 @Component
 @ConditionalOnGateway
@@ -38,10 +44,12 @@ class StreamRelay {
 
     private final Metering metering;
     private final GatewayMetrics metrics;
+    private final ObjectMapper json;
 
-    StreamRelay(Metering metering, GatewayMetrics metrics) {
+    StreamRelay(Metering metering, GatewayMetrics metrics, ObjectMapper json) {
         this.metering = metering;
         this.metrics = metrics;
+        this.json = json;
     }
 
     void relay(Upstream upstream, ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt, HttpServletResponse response)
@@ -77,6 +85,9 @@ class StreamRelay {
             outcome.sink.write("data: {\"error\":{\"message\":\"the upstream broke off the stream; what was delivered "
                     + "was charged\",\"type\":\"upstream_error\",\"code\":\"upstream_error\"}}\n\n");
         }
+        if (chat.clientWantsUsage() && !(outcome.failed && outcome.deliveredTokens == 0)) {
+            outcome.sink.write("data: " + usageChunk(outcome, chat) + "\n\n");
+        }
         outcome.sink.write("data: [DONE]\n\n");
         StringBuilder trailer = new StringBuilder();
         if (outcome.cut || settlement.shortfall()) {
@@ -106,12 +117,12 @@ class StreamRelay {
                     outcome.completed = true;
                     return outcome;
                 }
-                if (chunk.usage() != null) {
-                    outcome.usage = chunk.usage();
-                }
-                if (chunk.usageOnly() && !chat.clientWantsUsage()) {
+                if (chunk.usageOnly()) {
+                    // its figures are the upstream's claim, not what was delivered: sent at the end, billed counts
+                    outcome.usageTemplate = chunk.data();
                     continue;
                 }
+                outcome.lastData = chunk.data();
                 long tokens = chat.tokenizer().count(chunk.text());
                 if (tokens > 0 && !hold.covers(outcome.deliveredTokens + tokens)) {
                     outcome.cut = true;
@@ -125,6 +136,44 @@ class StreamRelay {
                 outcome.deliveredText.append(chunk.text());
             }
         }
+    }
+
+    /**
+     * The usage chunk the client asked for, with the counts it was billed on: the upstream's own
+     * usage chunk with its figures replaced, or, when it sent none, one made from the stream's
+     * last chunk (its id, model and creation time).
+     */
+    private String usageChunk(Outcome outcome, ChatRequest chat) {
+        ObjectNode chunk = null;
+        for (String source : new String[] {outcome.usageTemplate, outcome.lastData}) {
+            if (source == null) {
+                continue;
+            }
+            try {
+                if (json.readTree(source) instanceof ObjectNode parsed) {
+                    chunk = parsed;
+                    break;
+                }
+            } catch (IOException unreadable) {
+                // the upstream's chunk is not JSON: make one from nothing
+            }
+        }
+        ObjectNode usageChunk = json.createObjectNode();
+        for (String field : new String[] {"id", "object", "created", "model", "system_fingerprint"}) {
+            if (chunk != null && chunk.hasNonNull(field)) {
+                usageChunk.set(field, chunk.get(field));
+            }
+        }
+        if (!usageChunk.has("object")) {
+            usageChunk.put("object", "chat.completion.chunk");
+        }
+        if (!usageChunk.has("model")) {
+            usageChunk.put("model", chat.model());
+        }
+        usageChunk.putArray("choices");
+        ChatCompletionsController.putUsage(usageChunk, new Upstream.Usage(chat.inputTokens(),
+                outcome.outputTokens(chat)));
+        return usageChunk.toString();
     }
 
     /** What a running stream holds in the ledger, raised as its answer grows. */
@@ -169,7 +218,9 @@ class StreamRelay {
         final Sink sink;
         final StringBuilder deliveredText = new StringBuilder();
         long deliveredTokens;
-        Upstream.Usage usage;
+        /** The upstream's usage-only chunk, if it sent one; the last other chunk forwarded. */
+        String usageTemplate;
+        String lastData;
         boolean completed;
         boolean clientGone;
         boolean failed;
@@ -180,14 +231,15 @@ class StreamRelay {
         }
 
         BigInteger cost(ChatRequest chat, PriceList.ModelRate rate) {
-            if (completed && usage != null) {
-                return rate.cost(usage.promptTokens(), usage.completionTokens());
-            }
             if (failed && deliveredTokens == 0) {
                 return BigInteger.ZERO;
             }
-            // counted over the whole delivered text: a tokenizer counts a text in one piece as the model does
-            return rate.cost(chat.inputTokens(), chat.tokenizer().count(deliveredText.toString()));
+            return rate.cost(chat.inputTokens(), outputTokens(chat));
+        }
+
+        /** Counted over the whole delivered text: a tokenizer counts a text in one piece as the model does. */
+        long outputTokens(ChatRequest chat) {
+            return chat.tokenizer().count(deliveredText.toString());
         }
     }
 

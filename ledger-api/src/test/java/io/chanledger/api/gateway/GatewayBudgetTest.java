@@ -75,6 +75,8 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     @Autowired
     ObjectMapper json;
     @Autowired
+    PaidAnswers answers;
+    @Autowired
     PriceList appPrices;
 
     private final DigestSigner consumer = TestKeys.wallet("budget-consumer-" + System.nanoTime());
@@ -86,7 +88,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
         prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
                 false, MODELS, null, null), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
-        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json);
+        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json, answers);
     }
 
     /** Plain English of about {@code characters} characters, no character that needs escaping in JSON. */
@@ -188,7 +190,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void anAnswerCostingMoreThanTheVoucherCoversIsChargedWhatTheVoucherCoversAndWithheld() throws Exception {
+    void anAnswerCostingMoreThanTheVoucherCoversIsDeliveredAndChargedWhatTheVoucherCovers() throws Exception {
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         String prompt = prose(600);
         Expected answer = Expected.of(rate, prompt, null);
@@ -197,11 +199,11 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
 
         MockHttpServletResponse reply = chat(channelId, answer.hold(), 1, Agent.chatBody("echo-1", prompt, null, false));
 
-        assertThat(reply.getStatus()).isEqualTo(402);
-        assertThat(reply.getHeader("X-CHAN-Error")).isEqualTo("insufficient_funds_post");
-        assertThat(json.readTree(reply.getContentAsString()).path("error").path("code").asText())
-                .isEqualTo("insufficient_funds_post");
-        assertThat(reply.getContentAsString()).doesNotContain("Echo:");
+        // never both withheld and charged: the answer goes out, and the voucher's room is what it costs
+        assertThat(reply.getStatus()).isEqualTo(200);
+        assertThat(reply.getHeader("X-CHAN-Error")).isNull();
+        assertThat(json.readTree(reply.getContentAsString()).path("choices").path(0).path("message").path("content")
+                .asText()).isEqualTo(answer.answer());
         assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(answer.hold().toString());
         assertThat(reply.getHeader("X-CHAN-Required")).isEqualTo(answer.cost().toString());
         assertThat(reply.getHeader("X-CHAN-Provided")).isEqualTo(answer.hold().toString());
@@ -294,9 +296,15 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
             String code = second.headers().firstValue("X-CHAN-Error").orElse(null);
             assertThat(second.statusCode() == 200 ? null : code).as(second.body())
                     .isIn(null, "insufficient_funds", "insufficient_funds_post");
-            if (second.statusCode() == 200) {
+            String required = second.headers().firstValue("X-CHAN-Required").orElse(null);
+            if (second.statusCode() == 200 && required == null) {
                 assertThat(second.headers().firstValue("X-CHAN-Cost")).contains(answer.cost().toString());
                 wholeAnswers++;
+            } else if (second.statusCode() == 200) {
+                // delivered although the voucher's room fell short: charged that room, never more
+                assertThat(required).isEqualTo(answer.cost().toString());
+                assertThat(second.headers().firstValue("X-CHAN-Cost"))
+                        .isEqualTo(second.headers().firstValue("X-CHAN-Provided"));
             } else {
                 assertThat(second.body()).doesNotContain("Echo:");
             }

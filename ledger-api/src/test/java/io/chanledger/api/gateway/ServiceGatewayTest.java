@@ -198,20 +198,24 @@ class ServiceGatewayTest extends LedgerIntegrationTest {
         }
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
 
-        // an answer that is not JSON comes back as a JSON string of its text, and is paid
-        Http.Reply text = chat(Channels.voucherJson(consumer, channelId, 100_000, ++nonce),
-                Agent.serviceBody("page-fetch", "{\"url\":\"https://example.com/text\"}"));
-        assertThat(text.status()).as(text.body()).isEqualTo(200);
-        assertThat(text.json().path("choices").path(0).path("message").path("content").asText())
-                .isEqualTo("\"plain words, \\\"quoted\\\"\"");
-        answers.append(text.body()).append(text.raw().headers().map());
+        // an answer that is not JSON (plain text, an HTML page, broken JSON) is no result: it costs nothing
+        for (String notJson : new String[] {"https://example.com/text", "https://example.com/html",
+                "https://example.com/malformed"}) {
+            Http.Reply reply = chat(Channels.voucherJson(consumer, channelId, 100_000, ++nonce),
+                    Agent.serviceBody("page-fetch", "{\"url\":\"" + notJson + "\"}"));
+            assertThat(reply.status()).as(notJson + " -> " + reply.body()).isEqualTo(502);
+            assertThat(header(reply, "X-CHAN-Error")).isEqualTo("upstream_error");
+            assertThat(reply.json().path("error").path("message").asText()).contains("not JSON", "nothing was charged");
+            answers.append(reply.body()).append(reply.raw().headers().map());
+        }
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
         answers.append(Http.get(baseUrl() + "/v1/docs").body()).append(Http.get(baseUrl() + "/v1/pricing").body());
 
         assertThat(output.getAll()).contains("model page-fetch: upstream stub-scrape failed: the service answered HTTP 500",
                 "did not answer within 1000 ms", "larger than 65536 bytes");
         assertThat(output.getAll()).doesNotContain(SERVICE_KEY);
         assertThat(answers.toString()).doesNotContain(SERVICE_KEY).contains("upstream_error");
-        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(20_000));
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
     }
 
     @Test

@@ -16,9 +16,10 @@ final class StandaloneGateway {
     }
 
     static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
-                        ObjectProvider<PaymentTerms> terms, ObjectMapper json) {
+                        ObjectProvider<PaymentTerms> terms, ObjectMapper json, PaidAnswers answers) {
         ChatCompletionsController controller = new ChatCompletionsController(prices, Upstreams.single(upstream, prices),
-                metering, new StreamRelay(metering, metrics), terms.getObject(), json, metrics, Clock.systemUTC());
+                metering, new StreamRelay(metering, metrics, json), terms.getObject(), json, metrics, Clock.systemUTC(),
+                answers);
         return MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
                 .build();
     }

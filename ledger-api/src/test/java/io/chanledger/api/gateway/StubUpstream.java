@@ -18,12 +18,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StubUpstream implements AutoCloseable {
 
-    enum Mode { FAIL, ANSWER, SLOW_STREAM }
+    /**
+     * FAIL: HTTP 500; ANSWER: a completion with {@link #promptTokens} / {@link #completionTokens};
+     * RAW: {@link #rawBody} with status 200, whatever it is; SLOW_STREAM: 600 chunks 50 ms apart;
+     * STREAM_CLAIMING_USAGE: five chunks, then a usage-only chunk claiming {@link #completionTokens}
+     * whether or not the client asked for usage.
+     */
+    enum Mode { FAIL, ANSWER, RAW, SLOW_STREAM, STREAM_CLAIMING_USAGE }
 
     private final HttpServer server;
     volatile Mode mode = Mode.ANSWER;
     volatile long promptTokens = 10;
     volatile long completionTokens = 5;
+    volatile String rawBody = "{}";
     volatile String lastBody;
     volatile String lastAuthorization;
     final AtomicInteger chunksWritten = new AtomicInteger();
@@ -57,7 +64,9 @@ final class StubUpstream implements AutoCloseable {
                 case ANSWER -> respond(exchange, 200, "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
                         + "\"message\":{\"role\":\"assistant\",\"content\":\"stub answer\"},\"finish_reason\":\"stop\"}],"
                         + "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":" + completionTokens + "}}");
+                case RAW -> respond(exchange, 200, rawBody);
                 case SLOW_STREAM -> stream(exchange);
+                case STREAM_CLAIMING_USAGE -> streamClaimingUsage(exchange);
             }
         }
     }
@@ -80,6 +89,23 @@ final class StubUpstream implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private void streamClaimingUsage(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        StringBuilder events = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            events.append("data: {\"id\":\"s\",\"object\":\"chat.completion.chunk\",\"model\":\"echo-1\","
+                    + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" word").append(i).append("\"}}]}\n\n");
+        }
+        events.append("data: {\"id\":\"s\",\"object\":\"chat.completion.chunk\",\"model\":\"echo-1\",\"choices\":[],"
+                + "\"usage\":{\"prompt_tokens\":").append(promptTokens).append(",\"completion_tokens\":")
+                .append(completionTokens).append(",\"total_tokens\":").append(promptTokens + completionTokens)
+                .append("}}\n\ndata: [DONE]\n\n");
+        out.write(events.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static void respond(HttpExchange exchange, int status, String body) throws IOException {

@@ -22,7 +22,9 @@ import java.util.function.Predicate;
  * The HTTP services the test gateway's service models call (application-test.yml), on loopback,
  * one per test run: {@code POST /scrape} answers a page for {@code {"url"}}, and fails as the URL
  * asks ({@code …/status/500}: HTTP 500; {@code …/slow}: after 3 s; {@code …/huge}: 100 KB;
- * {@code …/text}: plain text instead of JSON); {@code GET /lease/{country}} answers a lease. Every
+ * {@code …/text}: plain text instead of JSON; {@code …/html}: an HTML page; {@code …/malformed}:
+ * broken JSON), or answers late but within the gateway's timeout ({@code …/late}: after 600 ms);
+ * {@code GET /lease/{country}} answers a lease. Every
  * request is recorded as received, so a test can find its own by a value only it sent.
  */
 public final class ServiceStub {
@@ -97,6 +99,14 @@ public final class ServiceStub {
                 respond(exchange, 200, "application/json", "{\"late\":true}");
             } else if (url.endsWith("/huge")) {
                 respond(exchange, 200, "application/json", "{\"content\":\"" + "x".repeat(100_000) + "\"}");
+            } else if (url.endsWith("/late")) {
+                pause(600);
+                respond(exchange, 200, "application/json", JSON.createObjectNode().put("url", url)
+                        .put("content", "# Late page").toString());
+            } else if (url.endsWith("/html")) {
+                respond(exchange, 200, "text/html", "<html><body><h1>502 Bad Gateway</h1></body></html>");
+            } else if (url.endsWith("/malformed")) {
+                respond(exchange, 200, "application/json", "{\"content\": \"# Example");
             } else if (url.endsWith("/text")) {
                 respond(exchange, 200, "text/plain", "plain words, \"quoted\"");
             } else {

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
@@ -39,6 +40,8 @@ public class VoucherAdmission {
 
     private final CommandGateway commands;
     private final VoucherCommitBatcher batcher;
+    /** The batcher's machinery for a settlement that writes beside it, also when commits are not grouped. */
+    private final VoucherCommitBatcher commits;
     private final ChanTypedData typedData;
     private final ObjectProvider<ChannelLookup> channelLookup;
     private final Clock clock;
@@ -52,6 +55,7 @@ public class VoucherAdmission {
                      MeterRegistry meters) {
         this.commands = commands;
         this.batcher = ledger.groupCommit() ? batcher : null;
+        this.commits = batcher;
         this.typedData = new ChanTypedData(chain.signingDomain());
         this.channelLookup = channelLookup;
         this.clock = clock;
@@ -114,6 +118,17 @@ public class VoucherAdmission {
     public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost) {
         SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
         return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
+    }
+
+    /**
+     * {@link #settle(String, BigInteger, BigInteger)}, running {@code alongside} with the settlement
+     * in the very commit that records it: what it writes is durable exactly when the charge is.
+     */
+    public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost,
+                                    Consumer<RequestSettlement> alongside) {
+        SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
+        return batcher == null ? join(commits.settleAlone(command, alongside))
+                : join(batcher.submit(command, alongside));
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandResultMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
@@ -58,7 +59,16 @@ class VoucherCommitBatcher {
     /** Runs of one batch that lost a race with another instance; each re-run decides on fresh state. */
     static final int RUNS_ON_STORE_CONFLICT = 8;
 
-    private record Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt) {
+    /**
+     * A command waiting for its commit; {@code alongside}, when set, is handed the command's result
+     * and writes rows of its own in the same transaction (a paid answer with its settlement).
+     */
+    private record Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt,
+                           Consumer<Object> alongside) {
+
+        Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt) {
+            this(command, channelId, reply, attempt, null);
+        }
     }
 
     private final CommandBus commandBus;
@@ -101,6 +111,29 @@ class VoucherCommitBatcher {
     CompletableFuture<RequestSettlement> submit(SettleRequest command) {
         CompletableFuture<Object> reply = new CompletableFuture<>();
         enqueue(new Pending(command, command.channelId(), reply, 0));
+        return reply.thenApply(RequestSettlement.class::cast);
+    }
+
+    /**
+     * Settles a paid request in the next shared commit and, in that same commit, runs
+     * {@code alongside} with the settlement (it writes with the shared transaction's connection);
+     * completes once that commit has succeeded. If {@code alongside} fails, the batch is rolled back.
+     */
+    CompletableFuture<RequestSettlement> submit(SettleRequest command, Consumer<RequestSettlement> alongside) {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        enqueue(new Pending(command, command.channelId(), reply, 0,
+                result -> alongside.accept((RequestSettlement) result)));
+        return reply.thenApply(RequestSettlement.class::cast);
+    }
+
+    /**
+     * {@link #submit(SettleRequest, Consumer)} in the caller's thread, in a commit of its own: for a
+     * ledger that does not group its commits.
+     */
+    CompletableFuture<RequestSettlement> settleAlone(SettleRequest command, Consumer<RequestSettlement> alongside) {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        commit(List.of(new Pending(command, command.channelId(), reply, 0,
+                result -> alongside.accept((RequestSettlement) result))));
         return reply.thenApply(RequestSettlement.class::cast);
     }
 
@@ -176,7 +209,11 @@ class VoucherCommitBatcher {
             root.attachTransaction(transactionManager);
             cacheGuard.refresh(channels, root);
             for (Pending pending : batch) {
-                results.add(dispatchNested(pending.command()));
+                CommandResultMessage<?> result = dispatchNested(pending.command());
+                results.add(result);
+                if (pending.alongside() != null && result != null && !result.isExceptional()) {
+                    pending.alongside().accept(result.getPayload());
+                }
             }
             root.commit();
             return results;
@@ -201,7 +238,8 @@ class VoucherCommitBatcher {
         } else if (!result.isExceptional()) {
             pending.reply().complete(result.getPayload());
         } else if (isLockConflict(result.exceptionResult()) && pending.attempt() < RETRIES_ON_LOCK_CONFLICT) {
-            enqueue(new Pending(pending.command(), pending.channelId(), pending.reply(), pending.attempt() + 1));
+            enqueue(new Pending(pending.command(), pending.channelId(), pending.reply(), pending.attempt() + 1,
+                    pending.alongside()));
         } else {
             pending.reply().completeExceptionally(result.exceptionResult());
         }
