@@ -2,6 +2,7 @@ package io.chanledger.api.wallet;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.web.StrictRequestHead;
 import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
@@ -68,6 +69,12 @@ public class WalletAuthenticator {
         String nonce = request.getHeader(NONCE_HEADER);
         if (address == null && timestamp == null && signature == null && nonce == null) {
             return Optional.empty();
+        }
+        for (String header : new String[]{ADDRESS_HEADER, TIMESTAMP_HEADER, NONCE_HEADER, SIGNATURE_HEADER}) {
+            // compared exactly as sent: the container drops white space after a value
+            if (StrictRequestHead.hasTrailingWhitespace(request, header)) {
+                throw refused("wallet_auth_invalid", header, header + " has white space after its value");
+            }
         }
         String wallet = walletOf(required(ADDRESS_HEADER, address));
         Instant signedAt = timeOf(required(TIMESTAMP_HEADER, timestamp));
