@@ -91,7 +91,7 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
      * line (before its end) and ending at the empty line. Header names are compared in lower case.
      */
     static HeadLines readLines(byte[] buffer, int from) {
-        Set<String> padded = new HashSet<>();
+        Set<String> padded = null; // made only when needed: almost no request has one
         int lineStart = -1; // the request line's start is not needed: none of its tests look at it
         for (int at = from; at < buffer.length; at++) {
             byte b = buffer[at];
@@ -101,16 +101,20 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
             if (b != CR) {
                 continue;
             }
-            if (at + 1 >= buffer.length || buffer[at + 1] != LF) {
+            if (at + 1 >= buffer.length) {
+                break;
+            }
+            if (buffer[at + 1] != LF) {
                 return new HeadLines("the head has a CR that does not end a line", Set.of());
             }
             if (lineStart == at) {
-                return new HeadLines(null, padded); // the empty line: the head ends
+                return new HeadLines(null, padded == null ? Set.of() : padded); // the empty line: the head ends
             }
             if (lineStart >= 0) {
                 if (isWhitespace(buffer[at - 1])) {
                     String name = headerName(buffer, lineStart, at);
                     if (name != null && isCredentialHeader(name)) {
+                        padded = padded == null ? new HashSet<>() : padded;
                         padded.add(name);
                     }
                 }
@@ -118,7 +122,7 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
             at++;
             lineStart = at + 1;
         }
-        return new HeadLines(null, padded); // no end found in this buffer: nothing can be said
+        return new HeadLines(null, Set.of()); // no end found in this buffer: nothing can be said
     }
 
     private static String headerName(byte[] buffer, int lineStart, int lineEnd) {
