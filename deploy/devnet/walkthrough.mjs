@@ -16,6 +16,7 @@ import {
   recoverTypedDataAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { randomBytes } from 'node:crypto';
 
 const marketplace = process.env.CHAN_MARKETPLACE_URL ?? 'http://127.0.0.1:8080';
 const rpcUrl = process.env.CHAN_RPC_URL ?? 'http://127.0.0.1:8545';
@@ -60,15 +61,20 @@ async function getJson(url, init) {
 
 // A request signed by a wallet (docs/api.md, "Wallet-signed requests"): EIP-191 over the request's
 // method, path and query as sent, the wallet, the deployment's chain and channel contract, and the
-// time. The ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
+// time, and a nonce of the request's own (signatures are deterministic and each is accepted once, so
+// without it two identical requests within one second would be one signature, the second a replay).
+// The ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
 async function walletSignedHeaders(account, method, url, chainId, channelContract) {
   const { pathname, search } = new URL(url);
   const timestamp = String(Math.floor(Date.now() / 1000));
+  const nonce = randomBytes(16).toString('hex');
   const message = ['Chan API request', `method: ${method}`, `path: ${pathname}${search}`, `address: ${account.address}`,
-    `chainId: ${chainId}`, `contract: ${channelContract.toLowerCase()}`, `timestamp: ${timestamp}`].join('\n');
+    `chainId: ${chainId}`, `contract: ${channelContract.toLowerCase()}`, `timestamp: ${timestamp}`,
+    `nonce: ${nonce}`].join('\n');
   return {
     'X-CHAN-Auth-Address': account.address,
     'X-CHAN-Auth-Timestamp': timestamp,
+    'X-CHAN-Auth-Nonce': nonce,
     'X-CHAN-Auth-Signature': await account.signMessage({ message }),
   };
 }

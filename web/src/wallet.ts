@@ -39,19 +39,41 @@ export async function personalSign(address: Address, message: string): Promise<`
   return walletClient().signMessage({ account: address, message });
 }
 
-/** The text a wallet signs for a request (docs/api.md, "Wallet-signed requests"). */
+/**
+ * The text a wallet signs for a request (docs/api.md, "Wallet-signed requests"); the `nonce` line
+ * only when the request sends X-CHAN-Auth-Nonce.
+ */
 export function requestMessage(method: string, pathAndQuery: string, address: string, chainId: number,
-  contract: string, timestamp: string): string {
-  return ['Chan API request', `method: ${method}`, `path: ${pathAndQuery}`, `address: ${address}`,
-    `chainId: ${chainId}`, `contract: ${contract.toLowerCase()}`, `timestamp: ${timestamp}`].join('\n');
+  contract: string, timestamp: string, nonce?: string): string {
+  const lines = ['Chan API request', `method: ${method}`, `path: ${pathAndQuery}`, `address: ${address}`,
+    `chainId: ${chainId}`, `contract: ${contract.toLowerCase()}`, `timestamp: ${timestamp}`];
+  if (nonce !== undefined) lines.push(`nonce: ${nonce}`);
+  return lines.join('\n');
 }
 
-/** X-CHAN-Auth-* headers for one request; each signature is accepted once, so sign every request anew. */
+/** 32 hex digits from the browser's random source: a fresh X-CHAN-Auth-Nonce. */
+export function requestNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * X-CHAN-Auth-* headers for one request. Each signature is accepted once and wallets sign
+ * deterministically, so every request signs a nonce of its own: two identical requests within the
+ * same second are then two signatures, not a replay.
+ */
 export async function walletSignedHeaders(address: Address, method: string, pathAndQuery: string,
   chainId: number, contract: string): Promise<Record<string, string>> {
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = await personalSign(address, requestMessage(method, pathAndQuery, address, chainId, contract, timestamp));
-  return { 'X-CHAN-Auth-Address': address, 'X-CHAN-Auth-Timestamp': timestamp, 'X-CHAN-Auth-Signature': signature };
+  const nonce = requestNonce();
+  const signature = await personalSign(address,
+    requestMessage(method, pathAndQuery, address, chainId, contract, timestamp, nonce));
+  return {
+    'X-CHAN-Auth-Address': address,
+    'X-CHAN-Auth-Timestamp': timestamp,
+    'X-CHAN-Auth-Nonce': nonce,
+    'X-CHAN-Auth-Signature': signature,
+  };
 }
 
 /** The registration message of docs/api.md's "Registration", exactly as the service rebuilds it. */

@@ -1,6 +1,7 @@
 package io.chanledger.api.admin;
 
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.web.StrictRequestHead;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -42,7 +43,9 @@ public class AdminGuard {
                     "admin operations are off: no admin token is configured");
         }
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        // exactly as sent: the container drops white space after a value, which would let "Bearer <token> " pass
         byte[] presented = header != null && header.startsWith("Bearer ")
+                && !StrictRequestHead.hasTrailingWhitespace(request, HttpHeaders.AUTHORIZATION)
                 ? header.substring(7).getBytes(StandardCharsets.UTF_8) : new byte[0];
         if (!MessageDigest.isEqual(presented, token)) {
             throw new ApiProblem(HttpStatus.UNAUTHORIZED, "admin_unauthorized", "a valid admin token is required");

@@ -2,6 +2,7 @@ package io.chanledger.api.wallet;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.web.StrictRequestHead;
 import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
@@ -12,6 +13,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.web3j.crypto.Hash;
@@ -20,7 +22,7 @@ import org.web3j.crypto.Hash;
  * Authenticates requests signed by a wallet rather than by an API key: the headers
  * {@value #ADDRESS_HEADER}, {@value #TIMESTAMP_HEADER} (Unix seconds) and {@value #SIGNATURE_HEADER}
  * (65 bytes r ‖ s ‖ v, hex) carry an EIP-191 signature over a {@link WalletRequestMessage} naming
- * the request's method and path. It is valid for {@code chan.wallet-auth.validity} from its
+ * the request's method and path, and, when the client sends {@value #NONCE_HEADER}, that nonce. It is valid for {@code chan.wallet-auth.validity} from its
  * timestamp and only once; signatures are judged by the channel contract's own rule (low s,
  * v in 0/1/27/28, never the zero address).
  */
@@ -30,6 +32,9 @@ public class WalletAuthenticator {
     public static final String ADDRESS_HEADER = "X-CHAN-Auth-Address";
     public static final String TIMESTAMP_HEADER = "X-CHAN-Auth-Timestamp";
     public static final String SIGNATURE_HEADER = "X-CHAN-Auth-Signature";
+    /** Optional: the client's random value, signed with the request so that no two requests share a signature. */
+    public static final String NONCE_HEADER = "X-CHAN-Auth-Nonce";
+    private static final Pattern NONCE = Pattern.compile("[A-Za-z0-9_-]{8,64}");
     private static final int MAX_SIGNATURE_HEX = 2 + 2 * 128;
 
     private final WalletAuthProperties properties;
@@ -61,12 +66,23 @@ public class WalletAuthenticator {
         String address = request.getHeader(ADDRESS_HEADER);
         String timestamp = request.getHeader(TIMESTAMP_HEADER);
         String signature = request.getHeader(SIGNATURE_HEADER);
-        if (address == null && timestamp == null && signature == null) {
+        String nonce = request.getHeader(NONCE_HEADER);
+        if (address == null && timestamp == null && signature == null && nonce == null) {
             return Optional.empty();
+        }
+        for (String header : new String[]{ADDRESS_HEADER, TIMESTAMP_HEADER, NONCE_HEADER, SIGNATURE_HEADER}) {
+            // compared exactly as sent: the container drops white space after a value
+            if (StrictRequestHead.hasTrailingWhitespace(request, header)) {
+                throw refused("wallet_auth_invalid", header, header + " has white space after its value");
+            }
         }
         String wallet = walletOf(required(ADDRESS_HEADER, address));
         Instant signedAt = timeOf(required(TIMESTAMP_HEADER, timestamp));
         byte[] signatureBytes = signatureOf(required(SIGNATURE_HEADER, signature));
+        if (nonce != null && !NONCE.matcher(nonce).matches()) {
+            throw refused("wallet_auth_invalid", NONCE_HEADER,
+                    NONCE_HEADER + " must be 8 to 64 characters of A-Z a-z 0-9 _ -");
+        }
         Instant now = clock.instant();
         if (now.isAfter(signedAt.plus(properties.validity()))) {
             throw refused("wallet_auth_expired", TIMESTAMP_HEADER, "the signature is older than "
@@ -76,7 +92,7 @@ public class WalletAuthenticator {
             throw refused("wallet_auth_expired", TIMESTAMP_HEADER, "the signature's timestamp lies in the future");
         }
         WalletRequestMessage message = new WalletRequestMessage(request.getMethod(), pathOf(request), address,
-                chain.chainId(), contractOf(chain), timestamp);
+                chain.chainId(), contractOf(chain), timestamp, nonce);
         SignatureVerdict verdict = ContractSignatureRule.recover(message.digest(), signatureBytes);
         if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
             throw refused("wallet_auth_invalid_signature", SIGNATURE_HEADER,

@@ -93,7 +93,12 @@ public final class ErrorBodies {
 
     static void write(String path, HttpServletResponse response, ObjectMapper mapper, HttpStatus status, String code,
                       String detail) throws IOException {
-        ResponseEntity<Object> entity = render(path, status, code, detail, Map.of());
+        write(path, response, mapper, status, code, detail, Map.of());
+    }
+
+    static void write(String path, HttpServletResponse response, ObjectMapper mapper, HttpStatus status, String code,
+                      String detail, Map<String, Object> properties) throws IOException {
+        ResponseEntity<Object> entity = render(path, status, code, detail, properties);
         response.setStatus(status.value());
         entity.getHeaders().forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
         response.setHeader(HttpHeaders.CONTENT_TYPE, String.valueOf(entity.getHeaders().getContentType()));

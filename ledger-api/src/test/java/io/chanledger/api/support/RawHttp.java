@@ -46,7 +46,14 @@ public final class RawHttp {
 
     /** Sends {@code head} (request line and headers, without the blank line) and then {@code body}. */
     public static Reply exchange(int port, String head, String body) {
-        String request = head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" + body;
+        return exchangeExactly(port, head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" + body);
+    }
+
+    /**
+     * Sends {@code request} exactly as written (ISO-8859-1), its line endings included and nothing
+     * added: it should ask for {@code Connection: close}, since the answer is read to the end.
+     */
+    public static Reply exchangeExactly(int port, String request) {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();

@@ -11,9 +11,12 @@ import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Wallet-signed requests, on the provider's claimable endpoint. */
 class WalletAuthTest extends LedgerIntegrationTest {
@@ -22,6 +25,9 @@ class WalletAuthTest extends LedgerIntegrationTest {
             new BigInteger("7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0", 16);
     private static final BigInteger N =
             new BigInteger("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16);
+
+    @Autowired
+    private JdbcTemplate jdbc;
 
     private DigestSigner provider;
     private String path;
@@ -48,6 +54,19 @@ class WalletAuthTest extends LedgerIntegrationTest {
             request.header(WalletAuthenticator.SIGNATURE_HEADER, signature);
         }
         return Http.send(request);
+    }
+
+    private Http.Reply getWithNonce(String timestamp, String nonce, String signature) {
+        return Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).GET()
+                .header(WalletAuthenticator.ADDRESS_HEADER, provider.address())
+                .header(WalletAuthenticator.TIMESTAMP_HEADER, timestamp)
+                .header(WalletAuthenticator.NONCE_HEADER, nonce)
+                .header(WalletAuthenticator.SIGNATURE_HEADER, signature));
+    }
+
+    private int signaturesRecordedFor(DigestSigner wallet) {
+        return jdbc.queryForObject("SELECT count(*) FROM wallet_auth_signature WHERE address = ?", Integer.class,
+                wallet.address().toLowerCase(Locale.ROOT));
     }
 
     private Http.Reply signedAt(long timestamp) {
@@ -106,6 +125,58 @@ class WalletAuthTest extends LedgerIntegrationTest {
         signature[64] -= 27;
 
         assertRefused(get(provider.address(), Long.toString(now), Hex.encode(signature)), 401, "wallet_auth_replayed");
+    }
+
+    @Test
+    void identicalRequestsInTheSameSecondAreTwoRequestsWhenEachSignsItsOwnNonce() {
+        long now = now();
+        String first = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-first-0001");
+        String second = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-second-002");
+        assertThat(second).isNotEqualTo(first);
+
+        Http.Reply one = getWithNonce(Long.toString(now), "nonce-first-0001", first);
+        Http.Reply two = getWithNonce(Long.toString(now), "nonce-second-002", second);
+
+        assertThat(one.status()).as(one.body()).isEqualTo(200);
+        assertThat(two.status()).as(two.body()).isEqualTo(200);
+        assertThat(two.json().path("provider").asText()).isEqualTo(Hex.toChecksumAddress(provider.address()));
+        assertThat(signaturesRecordedFor(provider)).isEqualTo(2);
+    }
+
+    @Test
+    void aSignatureOverANonceIsStillUsedOnce() {
+        long now = now();
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-replayed-1");
+        assertThat(getWithNonce(Long.toString(now), "nonce-replayed-1", signature).status()).isEqualTo(200);
+
+        assertRefused(getWithNonce(Long.toString(now), "nonce-replayed-1", signature), 401, "wallet_auth_replayed");
+        assertThat(signaturesRecordedFor(provider)).isEqualTo(1);
+    }
+
+    @Test
+    void theNonceIsPartOfWhatIsSigned() {
+        long now = now();
+        String withNonce = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-signed-001");
+        String withoutNonce = WalletSigning.sign(provider, "GET", path, provider.address(), now);
+
+        // another nonce, or none, than the one signed; a nonce beside a signature of the message without one
+        assertRefused(getWithNonce(Long.toString(now), "nonce-other-0001", withNonce), 401, "wallet_auth_wrong_signer");
+        assertRefused(get(provider.address(), Long.toString(now), withNonce), 401, "wallet_auth_wrong_signer");
+        assertRefused(getWithNonce(Long.toString(now), "nonce-signed-001", withoutNonce), 401,
+                "wallet_auth_wrong_signer");
+        assertThat(signaturesRecordedFor(provider)).isZero();
+    }
+
+    @Test
+    void aMalformedNonceIsNamed() {
+        long now = now();
+        for (String nonce : new String[]{"short", "has space in it", "x".repeat(65), ""}) {
+            Http.Reply reply = getWithNonce(Long.toString(now), nonce,
+                    WalletSigning.sign(provider, "GET", path, provider.address(), now, nonce));
+
+            assertRefused(reply, 401, "wallet_auth_invalid");
+            assertThat(reply.json().path("header").asText()).isEqualTo(WalletAuthenticator.NONCE_HEADER);
+        }
     }
 
     @Test

@@ -14,8 +14,14 @@ public final class WalletSigning {
     }
 
     public static String sign(DigestSigner wallet, String method, String pathAndQuery, String address, long timestamp) {
+        return sign(wallet, method, pathAndQuery, address, timestamp, null);
+    }
+
+    /** The signature over the message with a {@code nonce} line (none when {@code nonce} is null). */
+    public static String sign(DigestSigner wallet, String method, String pathAndQuery, String address, long timestamp,
+                              String nonce) {
         WalletRequestMessage message = new WalletRequestMessage(method, pathAndQuery, address, CHAIN_ID, CONTRACT,
-                Long.toString(timestamp));
+                Long.toString(timestamp), nonce);
         return Hex.encode(wallet.sign(message.digest()));
     }
 

@@ -44,6 +44,7 @@ public class VoucherAdmission {
     private final VoucherCommitBatcher commits;
     private final ChanTypedData typedData;
     private final ObjectProvider<ChannelLookup> channelLookup;
+    private final EarlierVouchers earlierVouchers;
     private final Clock clock;
     private final Timer admissionTimer;
     private final Counter accepted;
@@ -51,13 +52,14 @@ public class VoucherAdmission {
     private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
 
     VoucherAdmission(CommandGateway commands, VoucherCommitBatcher batcher, LedgerProperties ledger,
-                     ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup, Clock clock,
-                     MeterRegistry meters) {
+                     ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup,
+                     EarlierVouchers earlierVouchers, Clock clock, MeterRegistry meters) {
         this.commands = commands;
         this.batcher = ledger.groupCommit() ? batcher : null;
         this.commits = batcher;
         this.typedData = new ChanTypedData(chain.signingDomain());
         this.channelLookup = channelLookup;
+        this.earlierVouchers = earlierVouchers;
         this.clock = clock;
         this.admissionTimer = Timer.builder("chan.voucher.admission")
                 .description("time to judge a voucher, accepted or not")
@@ -73,7 +75,8 @@ public class VoucherAdmission {
      * Judges a voucher, parsed at the HTTP edge; throws {@link VoucherRejectedException} naming
      * the reason when it is refused. A voucher that pays for {@code request} at the provider
      * gateway is judged by the Channel aggregate's metering rules too (see {@link MeteredRequest});
-     * {@code request} is null for a plain voucher.
+     * {@code request} is null for a plain voucher. A plain voucher accepted before is answered as the
+     * first time (a duplicate), also when it is older than the aggregate remembers ({@link EarlierVouchers}).
      */
     public VoucherReceipt admit(SignedVoucher voucher, MeteredRequest request) {
         Timer.Sample sample = Timer.start();
@@ -82,6 +85,13 @@ public class VoucherAdmission {
             (receipt.duplicate() ? duplicates : accepted).increment();
             return receipt;
         } catch (VoucherRejectedException rejection) {
+            // a plain voucher older than the aggregate remembers: answered as the first time if it is one
+            Optional<VoucherReceipt> resent = request == null && EarlierVouchers.mayBeResent(rejection.reason())
+                    ? earlierVouchers.firstAnswer(voucher) : Optional.empty();
+            if (resent.isPresent()) {
+                duplicates.increment();
+                return resent.get();
+            }
             rejected.get(rejection.reason()).increment();
             throw rejection;
         } finally {

@@ -43,6 +43,7 @@ public class ChannelAudience {
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.noStore())
                 .varyBy(HttpHeaders.AUTHORIZATION, WalletAuthenticator.ADDRESS_HEADER,
-                        WalletAuthenticator.TIMESTAMP_HEADER, WalletAuthenticator.SIGNATURE_HEADER);
+                        WalletAuthenticator.TIMESTAMP_HEADER, WalletAuthenticator.NONCE_HEADER,
+                        WalletAuthenticator.SIGNATURE_HEADER);
     }
 }

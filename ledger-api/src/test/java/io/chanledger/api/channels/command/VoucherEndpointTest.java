@@ -123,6 +123,34 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void aVoucherOlderThanTheAggregateRemembersIsStillAnsweredAsTheDuplicateItIs() {
+        String first = Channels.voucherJson(CONSUMER, channelId, 1_000, 1);
+        JsonNode firstAnswer = post(first).json();
+        for (int nonce = 2; nonce <= 70; nonce++) {
+            assertThat(post(Channels.voucherJson(CONSUMER, channelId, 1_000L * nonce, nonce)).status()).isEqualTo(200);
+        }
+        int events = eventCount();
+
+        Http.Reply again = post(first);
+
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        JsonNode receipt = again.json();
+        assertThat(receipt.path("duplicate").asBoolean()).isTrue();
+        for (String field : new String[]{"channelId", "amount", "nonce", "increment", "deposit", "remaining", "status"}) {
+            assertThat(receipt.path(field)).as(field).isEqualTo(firstAnswer.path(field));
+        }
+        assertThat(eventCount()).isEqualTo(events);
+        JsonNode state = AdminReads.get(baseUrl() + "/api/channels/" + channelId).json();
+        assertThat(state.path("highestVoucher").path("amount").asText()).isEqualTo("70000");
+        assertThat(state.path("voucherCount").asLong()).isEqualTo(70);
+
+        // the same nonce with another amount, or a higher amount on an old nonce, is no re-sent voucher
+        assertProblem(post(Channels.voucherJson(CONSUMER, channelId, 1_500, 1)), 409, "amount_not_increasing");
+        assertProblem(post(Channels.voucherJson(CONSUMER, channelId, 90_000, 1)), 409, "nonce_not_increasing");
+        assertThat(eventCount()).isEqualTo(events);
+    }
+
+    @Test
     void theEventHistoryListsEveryEventInOrderWithItsProvenance() {
         post(Channels.voucherJson(CONSUMER, channelId, 100, 1));
         post(Channels.voucherJson(CONSUMER, channelId, 200, 2));
