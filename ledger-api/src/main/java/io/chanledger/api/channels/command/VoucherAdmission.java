@@ -21,11 +21,9 @@ import java.math.BigInteger;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -40,7 +38,7 @@ public class VoucherAdmission {
     private final CommandGateway commands;
     private final VoucherCommitBatcher batcher;
     private final ChanTypedData typedData;
-    private final ObjectProvider<ChannelLookup> channelLookup;
+    private final FreshChannelLookups channelLookups;
     private final Clock clock;
     private final Timer admissionTimer;
     private final Counter accepted;
@@ -48,12 +46,12 @@ public class VoucherAdmission {
     private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
 
     VoucherAdmission(CommandGateway commands, VoucherCommitBatcher batcher, LedgerProperties ledger,
-                     ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup, Clock clock,
+                     ChainProperties chain, FreshChannelLookups channelLookups, Clock clock,
                      MeterRegistry meters) {
         this.commands = commands;
         this.batcher = ledger.groupCommit() ? batcher : null;
         this.typedData = new ChanTypedData(chain.signingDomain());
-        this.channelLookup = channelLookup;
+        this.channelLookups = channelLookups;
         this.clock = clock;
         this.admissionTimer = Timer.builder("chan.voucher.admission")
                 .description("time to judge a voucher, accepted or not")
@@ -99,8 +97,8 @@ public class VoucherAdmission {
             if (rejection.reason() != VoucherRejection.CHANNEL_NOT_FOUND) {
                 throw rejection;
             }
-            // not recorded yet (the listener waits for finality): the contract's view decides
-            ChannelLookup.OnChainChannel onChain = lookUp(voucher.channelId()).orElseThrow(() ->
+            // not recorded yet (the listener waits for finality): the contract's view decides, within the look-up budgets
+            ChannelLookup.OnChainChannel onChain = channelLookups.find(voucher.channelId()).orElseThrow(() ->
                     new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                             "no channel " + voucher.channelId() + " is known to the ledger or the contract"));
             return accept(command.openingFrom(onChain));
@@ -138,10 +136,5 @@ public class VoucherAdmission {
             }
             throw e;
         }
-    }
-
-    private Optional<ChannelLookup.OnChainChannel> lookUp(String channelId) {
-        ChannelLookup lookup = channelLookup.getIfAvailable();
-        return lookup == null ? Optional.empty() : lookup.find(channelId);
     }
 }
