@@ -4,18 +4,18 @@ import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.domain.channel.ChannelLookup;
 import java.math.BigInteger;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.web3j.utils.Numeric;
 
 /**
- * {@code getChannel} on the contract at the latest block. A node can still answer zeros right
- * after the {@code open} transaction (a load-balanced endpoint may route the call to a node a
- * block behind), so zeros are asked again a few times, briefly, before they count as "no such
- * channel". The call is pinned to the block number read just before it, so the answer says which
- * block it describes.
+ * {@code getChannel} on the contract at the latest block: one {@code eth_blockNumber} and one
+ * {@code eth_call}, pinned to that block so the answer says which block it describes. Zeros are a
+ * definitive "no such channel" and are not asked again: anyone can send vouchers for ids that
+ * never existed, and each repetition would be paid for in node calls. Transport failures are
+ * retried by the {@link EthApi}'s client; a channel opened a moment after a "not on chain" answer
+ * is found by the next look-up (callers keep such answers only briefly).
  */
 public final class ContractChannelLookup implements ChannelLookup {
 
@@ -24,17 +24,10 @@ public final class ContractChannelLookup implements ChannelLookup {
 
     private final EthApi eth;
     private final String contract;
-    private final int attempts;
-    private final Duration pause;
 
-    public ContractChannelLookup(EthApi eth, String contract, int attempts, Duration pause) {
-        if (attempts < 1) {
-            throw new IllegalArgumentException("at least one attempt");
-        }
+    public ContractChannelLookup(EthApi eth, String contract) {
         this.eth = eth;
         this.contract = contract.toLowerCase(Locale.ROOT);
-        this.attempts = attempts;
-        this.pause = pause;
     }
 
     @Override
@@ -43,22 +36,10 @@ public final class ContractChannelLookup implements ChannelLookup {
         if (!CHANNEL_ID.matcher(id).matches()) {
             return Optional.empty();
         }
-        for (int attempt = 1; attempt <= attempts; attempt++) {
-            long block = eth.blockNumber();
-            String answer = eth.call(null, contract, ChannelContract.GET_CHANNEL_SELECTOR + id.substring(2), null,
-                    Numeric.toHexStringWithPrefix(BigInteger.valueOf(block)));
-            Optional<OnChainChannel> channel = decode(answer, block);
-            if (channel.isPresent() || attempt == attempts) {
-                return channel;
-            }
-            try {
-                Thread.sleep(pause.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
-            }
-        }
-        return Optional.empty();
+        long block = eth.blockNumber();
+        String answer = eth.call(null, contract, ChannelContract.GET_CHANNEL_SELECTOR + id.substring(2), null,
+                Numeric.toHexStringWithPrefix(BigInteger.valueOf(block)));
+        return decode(answer, block);
     }
 
     /** Five words: consumer, provider, deposit, claimed, expiry. All zero: unknown or deleted. */

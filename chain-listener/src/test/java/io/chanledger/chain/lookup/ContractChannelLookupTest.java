@@ -6,6 +6,7 @@ import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.chain.devnet.OpenedChannel;
 import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.FaultyRpcProxy;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
@@ -27,8 +28,7 @@ class ContractChannelLookupTest {
     private static final Devnet DEVNET = Devnet.shared();
 
     private final JsonRpcClient client = new JsonRpcClient(DEVNET.rpcUrl(), Duration.ofSeconds(5), RetryPolicy.defaults());
-    private final ContractChannelLookup lookup =
-            new ContractChannelLookup(new EthApi(client), DEVNET.channelAddress(), 3, Duration.ofMillis(20));
+    private final ContractChannelLookup lookup = new ContractChannelLookup(new EthApi(client), DEVNET.channelAddress());
 
     @Test
     void readsAnOpenChannelAtTheLatestBlock() {
@@ -46,12 +46,27 @@ class ContractChannelLookupTest {
     }
 
     @Test
-    void asksAgainBrieflyBeforeReportingAnUnknownChannel() {
+    void anUnknownChannelIsAnsweredAtOnceWithoutAskingAgain() {
         long before = client.counters().requests();
 
         assertThat(lookup.find("0x" + "5a".repeat(32))).isEmpty();
 
-        assertThat(client.counters().requests() - before).as("block number and call, three times").isEqualTo(6);
+        assertThat(client.counters().requests() - before).as("block number and call, once").isEqualTo(2);
+    }
+
+    /** Only what failed in transport is asked again; the zeros that come back then are the answer. */
+    @Test
+    void transportFailuresAreRetriedAndTheUnknownChannelIsStillAnsweredOnce() {
+        try (FaultyRpcProxy proxy = new FaultyRpcProxy(DEVNET.rpcUrl(), Duration.ofMillis(600))) {
+            JsonRpcClient faulty = new JsonRpcClient(proxy.url(), Duration.ofMillis(300),
+                    new RetryPolicy(6, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.0));
+            ContractChannelLookup throughFaults = new ContractChannelLookup(new EthApi(faulty), DEVNET.channelAddress());
+
+            assertThat(throughFaults.find("0x" + "5b".repeat(32))).isEmpty();
+
+            assertThat(proxy.faults()).as("faults met and retried").isPositive();
+            assertThat(proxy.requests() - proxy.faults()).as("answers that reached the lookup").isEqualTo(2);
+        }
     }
 
     /**

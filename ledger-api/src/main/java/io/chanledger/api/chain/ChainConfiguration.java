@@ -37,9 +37,8 @@ class ChainConfiguration {
     }
 
     @Bean
-    ChannelLookup channelLookup(EthApi chainNode, ChainProperties chain, ListenerProperties listener) {
-        return new ContractChannelLookup(chainNode, chain.channelContract(), listener.lookup().attempts(),
-                listener.lookup().pause());
+    ChannelLookup channelLookup(EthApi chainNode, ChainProperties chain) {
+        return new ContractChannelLookup(chainNode, chain.channelContract());
     }
 
     /** Start-up fails here when the contract signs in another domain than the configured one. */

@@ -53,8 +53,52 @@ public record ListenerProperties(
         }
     }
 
-    /** {@code getChannel} lookups of channels the listener has not seen yet: attempts while the node answers zeros. */
-    public record Lookup(@DefaultValue("4") int attempts, @DefaultValue("250ms") Duration pause) {
+    /**
+     * {@code getChannel} look-ups of channels the ledger has not recorded, which vouchers for such
+     * channels cause (each costs two node calls). Anyone can send those vouchers, so look-ups are
+     * bounded: a "not on chain" answer is remembered for {@code notFoundTtl} (short, so that a
+     * channel opened a moment later is found), and look-ups are taken from a token bucket per
+     * client address ({@code perClient}) and from one for all clients together ({@code total}).
+     * {@code clientIpHeader}: a header set by a trusted reverse proxy whose last entry is the
+     * client address (empty: the connection's peer address).
+     */
+    public record Lookup(
+            @DefaultValue("2s") Duration notFoundTtl,
+            @DefaultValue("100000") int maxNotFound,
+            String clientIpHeader,
+            @DefaultValue PerClient perClient,
+            @DefaultValue Total total,
+            @DefaultValue("100000") int maxClients) {
+
+        public Lookup {
+            if (notFoundTtl.isNegative() || maxNotFound < 1 || maxClients < 1) {
+                throw new IllegalArgumentException("chan.listener.lookup needs not-found-ttl >= 0,"
+                        + " max-not-found >= 1 and max-clients >= 1");
+            }
+        }
+    }
+
+    /** Look-ups per client address: {@code capacity} at once, then one more every {@code refillInterval}. */
+    public record PerClient(@DefaultValue("10") int capacity, @DefaultValue("6s") Duration refillInterval) {
+
+        public PerClient {
+            requirePositive(capacity, refillInterval, "per-client");
+        }
+    }
+
+    /** Look-ups of all clients together: {@code capacity} at once, then one more every {@code refillInterval}. */
+    public record Total(@DefaultValue("50") int capacity, @DefaultValue("200ms") Duration refillInterval) {
+
+        public Total {
+            requirePositive(capacity, refillInterval, "total");
+        }
+    }
+
+    private static void requirePositive(int capacity, Duration refillInterval, String budget) {
+        if (capacity < 1 || refillInterval.isNegative() || refillInterval.isZero()) {
+            throw new IllegalArgumentException("chan.listener.lookup." + budget
+                    + " needs capacity >= 1 and a positive refill-interval");
+        }
     }
 
     public Finality finalityRule() {

@@ -9,7 +9,9 @@ import io.chanledger.domain.gasgrant.GasGrantRefusal;
 import io.chanledger.domain.gasgrant.GasGrantRefusedException;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;
+import io.chanledger.api.web.ClientRateLimiter;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,8 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gas grant request: the wallet's address is checked, then its USDC balance and the faucet's
- * funds (nothing is recorded for a refusal), then the grant is reserved in the wallet's GasGrant
+ * One gas grant request: the wallet's address is checked, then on the chain that it holds no contract code, its USDC balance, that the transfer would go
+ * through (simulated from the faucet, gas limit included) and the faucet's funds; nothing is
+ * recorded or sent for a refusal, so a contract that refuses POL costs the faucet nothing. Then a
+ * token of the budget of all grants is taken, the grant is reserved in the wallet's GasGrant
  * aggregate, the send's start is recorded with the faucet's nonce, the transfer is signed and
  * broadcast, and the request waits for the receipt. Only a successful receipt makes a grant.
  */
@@ -28,6 +32,8 @@ final class EnabledGasStation implements GasStation {
 
     // the gas station's log lines keep the category they had before its parts were split up
     private static final Logger log = LoggerFactory.getLogger(GasStation.class);
+
+    private static final String ALL_WALLETS = "(all wallets)";
 
     private final FaucetChain chain;
     private final GrantLedger ledger;
@@ -38,12 +44,13 @@ final class EnabledGasStation implements GasStation {
     private final ReceiptWait receipts;
     private final GasStationMetrics metrics;
     private final GasStationProperties settings;
+    private final ClientRateLimiter grants;
     // one send at a time from the faucet, so the nonce recorded at its start is the one it is signed with
     private final ReentrantLock faucetLock = new ReentrantLock();
 
     EnabledGasStation(FaucetChain chain, GrantLedger ledger, GasGrantTable table, GrantRecovery recovery,
                       LiveAttempts live, FaucetHealth faucetHealth, ReceiptWait receipts, GasStationMetrics metrics,
-                      GasStationProperties settings) {
+                      GasStationProperties settings, ClientRateLimiter grants) {
         this.chain = chain;
         this.ledger = ledger;
         this.table = table;
@@ -53,6 +60,7 @@ final class EnabledGasStation implements GasStation {
         this.receipts = receipts;
         this.metrics = metrics;
         this.settings = settings;
+        this.grants = grants;
     }
 
     String faucet() {
@@ -96,9 +104,16 @@ final class EnabledGasStation implements GasStation {
             return GasStationReply.alreadyGranted(known.get().txHash());
         }
         try {
+            if (chain.holdsContractCode(wallet)) {
+                return GasStationReply.notAWallet();
+            }
             BigInteger usdc = chain.usdcBalance(wallet);
             if (usdc.compareTo(settings.minUsdc()) < 0) {
                 return GasStationReply.insufficientUsdc(usdc, settings.minUsdc());
+            }
+            Optional<String> failure = chain.transferFailure(wallet, settings.grantWei());
+            if (failure.isPresent()) {
+                return GasStationReply.transferWouldFail(abbreviated(failure.get()));
             }
             FaucetFunds funds = faucetHealth.read();
             if (!funds.canPay()) {
@@ -107,6 +122,11 @@ final class EnabledGasStation implements GasStation {
         } catch (RpcException e) {
             log.warn("gas station: the chain could not be read for {}: {}", wallet, e.getMessage());
             return GasStationReply.rpcUnavailable(null, settings.retryAfter());
+        }
+        // last, so that only requests that would be paid spend the budget of all grants
+        Duration wait = grants.acquire(ALL_WALLETS);
+        if (!wait.isZero()) {
+            return GasStationReply.grantLimitReached(wait);
         }
         String attemptId = UUID.randomUUID().toString();
         live.add(attemptId);
@@ -217,6 +237,10 @@ final class EnabledGasStation implements GasStation {
                     txHash, wallet, attemptId);
         }
         return GasStationReply.granted(wallet, txHash, settings.grantWei());
+    }
+
+    private static String abbreviated(String nodeMessage) {
+        return nodeMessage.length() <= 160 ? nodeMessage : nodeMessage.substring(0, 160) + "…";
     }
 
     private GasStationReply reverted(String wallet, String attemptId, String txHash) {

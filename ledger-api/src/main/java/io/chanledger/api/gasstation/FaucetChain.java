@@ -16,6 +16,7 @@ import org.web3j.abi.datatypes.Address;
 import org.web3j.abi.datatypes.Function;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.EthGetBalance;
+import org.web3j.protocol.core.methods.response.EthGetCode;
 import org.web3j.protocol.core.methods.response.Transaction;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
 import org.web3j.utils.Numeric;
@@ -26,6 +27,10 @@ import org.web3j.utils.Numeric;
  * faucet transfer whose hash was never recorded. Every method may throw {@link RpcException}.
  */
 class FaucetChain {
+
+    // EIP-7702: 0xef0100 followed by the delegate's 20-byte address, in hex digits
+    private static final String DELEGATION_PREFIX = "ef0100";
+    private static final int DELEGATION_LENGTH = 2 * 23;
 
     private final EthApi eth;
     private final TransactionSender sender;
@@ -61,6 +66,43 @@ class FaucetChain {
             throw RpcException.transientFailure("eth_call", "USDC balanceOf returned no value", null);
         }
         return Numeric.toBigInt(value);
+    }
+
+    /**
+     * Whether {@code wallet} holds code at the latest block. An EIP-7702 delegation designator
+     * ({@code 0xef0100} and an address) is an externally owned account's, not a contract's: it is
+     * judged by {@link #transferFailure} like any wallet.
+     */
+    boolean holdsContractCode(String wallet) {
+        EthGetCode answer = eth.client().call("eth_getCode", List.of(wallet, "latest"), EthGetCode.class);
+        String code = answer.getCode();
+        if (code == null) {
+            throw RpcException.transientFailure("eth_getCode", "malformed answer: no code", null);
+        }
+        String hex = code.startsWith("0x") ? code.substring(2) : code;
+        boolean delegation = hex.length() == DELEGATION_LENGTH && hex.toLowerCase(Locale.ROOT).startsWith(DELEGATION_PREFIX);
+        return !hex.isEmpty() && !delegation;
+    }
+
+    /**
+     * Why the grant's transfer to {@code wallet} would fail if it were sent now, or empty when it
+     * would go through: the node estimates the transfer from the faucet at the latest block, which
+     * fails when it would revert, and the estimate must fit the transfer's gas limit (code that runs
+     * on receipt needs more). Throws {@link RpcException} only when the node could not be asked.
+     */
+    Optional<String> transferFailure(String wallet, BigInteger amount) {
+        BigInteger needed;
+        try {
+            needed = eth.estimateGas(faucet(), wallet, "0x", amount);
+        } catch (RpcException e) {
+            if (e.isTransient()) {
+                throw e;
+            }
+            return Optional.of(e.getMessage());
+        }
+        return needed.compareTo(transferGas) > 0
+                ? Optional.of("it needs " + needed + " gas, the transfer is sent with " + transferGas)
+                : Optional.empty();
     }
 
     /** The faucet's balance and what the next grant costs it at the current fees. */

@@ -108,7 +108,8 @@ class GasStationConfiguration {
                 properties.maxScanBlocks());
         FaucetHealth faucetHealth = new FaucetHealth(chain, properties.grantWei(), metrics, clock);
         ReceiptWait receipts = new ReceiptWait(chain, properties.receiptTimeout(), properties.receiptPollInterval());
-        return new EnabledGasStation(chain, ledger, table, recovery, live, faucetHealth, receipts, metrics, properties);
+        return new EnabledGasStation(chain, ledger, table, recovery, live, faucetHealth, receipts, metrics, properties,
+                properties.grants().newLimiter());
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

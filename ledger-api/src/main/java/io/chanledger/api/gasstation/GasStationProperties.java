@@ -27,6 +27,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code rateLimit}: a token bucket per client address, in memory per instance; {@code clientIpHeader}:
  *     a header set by a trusted reverse proxy whose last entry is the client address (empty: the
  *     connection's peer address).</li>
+ * <li>{@code grants}: a token bucket of the transfers all clients together may start, so that many
+ *     wallets cannot drain the faucet at once (each wallet is granted once anyway); in memory per
+ *     instance.</li>
  * </ul>
  */
 @ConfigurationProperties("chan.gas-station")
@@ -44,7 +47,8 @@ public record GasStationProperties(
         @DefaultValue("30s") Duration retryAfter,
         @DefaultValue("15s") Duration faucetCheckMaxAge,
         String clientIpHeader,
-        @DefaultValue RateLimit rateLimit) {
+        @DefaultValue RateLimit rateLimit,
+        @DefaultValue Grants grants) {
 
     /** {@code capacity} requests at once per client, then one more every {@code refillInterval}. */
     public record RateLimit(
@@ -61,6 +65,23 @@ public record GasStationProperties(
 
         ClientRateLimiter newLimiter() {
             return new ClientRateLimiter(capacity, refillInterval, maxClients, System::nanoTime);
+        }
+    }
+
+    /** Transfers of all clients together: {@code capacity} at once, then one more every {@code refillInterval}. */
+    public record Grants(
+            @DefaultValue("10") int capacity,
+            @DefaultValue("5m") Duration refillInterval) {
+
+        public Grants {
+            if (capacity < 1 || refillInterval.isNegative() || refillInterval.isZero()) {
+                throw new IllegalArgumentException(
+                        "chan.gas-station.grants needs capacity >= 1 and a positive refill-interval");
+            }
+        }
+
+        ClientRateLimiter newLimiter() {
+            return new ClientRateLimiter(capacity, refillInterval, 1, System::nanoTime);
         }
     }
 

@@ -55,6 +55,23 @@ record GasStationReply(HttpStatus status, String code, Map<String, Object> body,
                 "too many gas station requests from this address; ask again later", Map.of(), wait);
     }
 
+    /** All clients together have started as many transfers as the station allows for now. */
+    static GasStationReply grantLimitReached(Duration wait) {
+        return refused(HttpStatus.SERVICE_UNAVAILABLE, "grant_limit_reached",
+                "the gas station has made as many grants as it may for now; nothing was sent, ask again later",
+                Map.of(), wait);
+    }
+
+    static GasStationReply notAWallet() {
+        return refused(HttpStatus.UNPROCESSABLE_ENTITY, "not_a_wallet",
+                "the address holds contract code; the gas station pays wallets only, and nothing was sent");
+    }
+
+    static GasStationReply transferWouldFail(String why) {
+        return refused(HttpStatus.UNPROCESSABLE_ENTITY, "transfer_would_fail",
+                "a transfer of the grant to this address would fail (" + why + "); nothing was sent");
+    }
+
     /** The request failed in a way none of the other answers describes. */
     static GasStationReply unavailable(Duration retryAfter) {
         return refused(HttpStatus.SERVICE_UNAVAILABLE, "gas_station_unavailable",

@@ -64,7 +64,7 @@ class WatchtowerConfiguration {
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 RevertReasons.channelContract());
         ClaimExecutor executor = new ClaimExecutor(sender, eth,
-                new ContractChannelLookup(eth, chain.channelContract(), 1, Duration.ZERO), chain.channelContract(),
+                new ContractChannelLookup(eth, chain.channelContract()), chain.channelContract(),
                 store, clock, settings, metrics);
         ClaimPlanner planner = new ClaimPlanner(Usdc.parseDecimalUsdc(settings.claimThreshold()),
                 settings.expiryMargin(), MeteredRequest.DEFAULT_CLOSE_EXPOSURE);

@@ -18,7 +18,8 @@ class FaucetKeysTest {
     private static GasStationProperties withKey(String key, String file) {
         return new GasStationProperties(key, file, BigInteger.TEN.pow(17), BigInteger.valueOf(5_000_000), 21_000,
                 Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMinutes(3), Duration.ofSeconds(30), 5_000, Duration.ofSeconds(30), Duration.ofSeconds(15),
-                null, new GasStationProperties.RateLimit(5, Duration.ofMinutes(1), 100));
+                null, new GasStationProperties.RateLimit(5, Duration.ofMinutes(1), 100),
+                new GasStationProperties.Grants(10, Duration.ofMinutes(5)));
     }
 
     @Test

@@ -9,6 +9,7 @@ import static io.chanledger.api.gasstation.GasStationFixtures.walletWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.DevnetAccounts;
@@ -268,7 +269,7 @@ class GasStationEndpointTest extends LedgerIntegrationTest {
 
     /** A meter's value (a counter's count, a gauge's value); zero for a counter not registered yet. */
     private double meter(String name, String tag) {
-        Http.Reply reply = Http.get(baseUrl() + "/actuator/metrics/" + name + (tag == null ? "" : "?tag=" + tag));
+        Http.Reply reply = AdminReads.get(baseUrl() + "/actuator/metrics/" + name + (tag == null ? "" : "?tag=" + tag));
         if (reply.status() == 404) {
             return 0;
         }

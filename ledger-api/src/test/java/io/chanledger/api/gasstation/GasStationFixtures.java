@@ -47,10 +47,15 @@ final class GasStationFixtures {
     }
 
     static GasStationProperties properties(Duration receiptTimeout, Duration staleAfter) {
+        return properties(receiptTimeout, staleAfter, new GasStationProperties.Grants(100, Duration.ofMinutes(10)));
+    }
+
+    static GasStationProperties properties(Duration receiptTimeout, Duration staleAfter,
+                                           GasStationProperties.Grants grants) {
         return new GasStationProperties(null, null, GRANT, FIVE_USDC, 21_000, receiptTimeout,
                 Duration.ofMillis(100), staleAfter, Duration.ofSeconds(1), 5_000,
                 Duration.ofSeconds(2), Duration.ZERO, "X-Forwarded-For",
-                new GasStationProperties.RateLimit(3, Duration.ofMinutes(10), 1_000));
+                new GasStationProperties.RateLimit(3, Duration.ofMinutes(10), 1_000), grants);
     }
 
     /** A station of its own for {@code faucet}, talking to the node at {@code rpcUrl}, recording in the shared ledger. */

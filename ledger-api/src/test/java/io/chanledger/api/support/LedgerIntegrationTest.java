@@ -53,7 +53,6 @@ public abstract class LedgerIntegrationTest {
         properties.put("chan.listener.finality", "depth");
         properties.put("chan.listener.depth", "0");
         properties.put("chan.listener.poll-interval", "100ms");
-        properties.put("chan.listener.lookup.pause", "100ms");
         properties.put("chan.test.service-stub-port", ServiceStub.shared().port());
         return properties;
     }

@@ -26,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -43,7 +42,7 @@ public class VoucherAdmission {
     /** The batcher's machinery for a settlement that writes beside it, also when commits are not grouped. */
     private final VoucherCommitBatcher commits;
     private final ChanTypedData typedData;
-    private final ObjectProvider<ChannelLookup> channelLookup;
+    private final FreshChannelLookups channelLookups;
     private final EarlierVouchers earlierVouchers;
     private final Clock clock;
     private final Timer admissionTimer;
@@ -52,13 +51,13 @@ public class VoucherAdmission {
     private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
 
     VoucherAdmission(CommandGateway commands, VoucherCommitBatcher batcher, LedgerProperties ledger,
-                     ChainProperties chain, ObjectProvider<ChannelLookup> channelLookup,
+                     ChainProperties chain, FreshChannelLookups channelLookups,
                      EarlierVouchers earlierVouchers, Clock clock, MeterRegistry meters) {
         this.commands = commands;
         this.batcher = ledger.groupCommit() ? batcher : null;
         this.commits = batcher;
         this.typedData = new ChanTypedData(chain.signingDomain());
-        this.channelLookup = channelLookup;
+        this.channelLookups = channelLookups;
         this.earlierVouchers = earlierVouchers;
         this.clock = clock;
         this.admissionTimer = Timer.builder("chan.voucher.admission")
@@ -113,8 +112,8 @@ public class VoucherAdmission {
             if (rejection.reason() != VoucherRejection.CHANNEL_NOT_FOUND) {
                 throw rejection;
             }
-            // not recorded yet (the listener waits for finality): the contract's view decides
-            ChannelLookup.OnChainChannel onChain = lookUp(voucher.channelId()).orElseThrow(() ->
+            // not recorded yet (the listener waits for finality): the contract's view decides, within the look-up budgets
+            ChannelLookup.OnChainChannel onChain = channelLookups.find(voucher.channelId()).orElseThrow(() ->
                     new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                             "no channel " + voucher.channelId() + " is known to the ledger or the contract"));
             return accept(command.openingFrom(onChain));
@@ -163,10 +162,5 @@ public class VoucherAdmission {
             }
             throw e;
         }
-    }
-
-    private Optional<ChannelLookup.OnChainChannel> lookUp(String channelId) {
-        ChannelLookup lookup = channelLookup.getIfAvailable();
-        return lookup == null ? Optional.empty() : lookup.find(channelId);
     }
 }

@@ -328,7 +328,7 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
     @Test
     void metricsCountAcceptedAndRejectedVouchersByReason() {
         post(Channels.voucherJson(STRANGER, channelId, 1, 1));
-        String metrics = Http.get(baseUrl() + "/actuator/prometheus").body();
+        String metrics = AdminReads.get(baseUrl() + "/actuator/prometheus").body();
         assertThat(metrics).contains("chan_vouchers_rejected_total{reason=\"wrong_signer\"}");
         assertThat(metrics).contains("chan_vouchers_accepted_total");
         assertThat(metrics).contains("chan_voucher_admission_seconds");
