@@ -127,10 +127,7 @@ class ChatCompletionsController {
             throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an error "
                     + "or no message content)", null));
         }
-        Upstream.Usage usage = completion.usage();
-        if (usage == null) {
-            usage = new Upstream.Usage(chat.inputTokens(), chat.tokenizer().count(text));
-        }
+        Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
         putUsage(answer, usage);
         BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
         answer(voucher, receipt, cost, answer, response);
@@ -233,6 +230,26 @@ class ChatCompletionsController {
     }
 
     /** Puts the OpenAI {@code usage} object with the token counts the request was billed on. */
+    /**
+     * The token counts a whole answer is charged for: the upstream's reported usage, but never
+     * more than what the gateway can see was sent and delivered, its own counts of the request's
+     * input and of the answer's text with the model's tokenizer, with a quarter and 16 tokens of
+     * slack for a model whose tokenizer counts differently. An upstream that reports inflated
+     * usage cannot charge the agent for tokens it never received; one that reports none is
+     * charged the gateway's counts.
+     */
+    static Upstream.Usage billedUsage(Upstream.Usage reported, long countedInput, long countedOutput) {
+        if (reported == null) {
+            return new Upstream.Usage(countedInput, countedOutput);
+        }
+        return new Upstream.Usage(Math.min(reported.promptTokens(), withSlack(countedInput)),
+                Math.min(reported.completionTokens(), withSlack(countedOutput)));
+    }
+
+    private static long withSlack(long counted) {
+        return counted + counted / 4 + 16;
+    }
+
     static void putUsage(ObjectNode body, Upstream.Usage usage) {
         JsonNode existing = body.get("usage");
         ObjectNode target = existing instanceof ObjectNode object ? object : body.putObject("usage");

@@ -203,6 +203,30 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(cost);
     }
 
+    /**
+     * A whole answer's usage is in the body the agent receives, but an upstream can still report
+     * tokens it never sent: the charge is capped at the gateway's own counts of the input and of
+     * the delivered text (with the documented slack), far below what the lie would have taken.
+     */
+    @Test
+    void aWholeAnswerIsNeverChargedForMoreTokensThanWereSentAndDelivered() throws Exception {
+        stub.promptTokens = 100_000_000;
+        stub.completionTokens = 100_000_000;
+        PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
+
+        MockHttpServletResponse reply = stubChat(500_000, 1, Agent.chatBody("echo-1", "hi", null, false));
+
+        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        long output = Tokenizer.forModel("echo-1").count("stub answer");
+        BigInteger capped = rate.cost(input + input / 4 + 16, output + output / 4 + 16);
+        assertThat(reply.getStatus()).isEqualTo(200);
+        assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(capped.toString());
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(capped)
+                .isLessThan(BigInteger.valueOf(1_000));
+        assertThat(json.readTree(reply.getContentAsString()).path("usage").path("completion_tokens").asLong())
+                .as("the usage the agent reads is what it was charged for").isEqualTo(output + output / 4 + 16);
+    }
+
     @Test
     void aStreamThatAskedForUsageGetsTheBilledCountsInItsLastChunk() throws Exception {
         stub.mode = StubUpstream.Mode.STREAM_CLAIMING_USAGE;

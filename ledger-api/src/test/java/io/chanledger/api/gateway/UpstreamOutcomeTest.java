@@ -110,19 +110,25 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
 
     @Test
     void aCostBeyondWhatTheVoucherCoversIsChargedUpToTheVoucherAndTheAnswerDelivered() throws Exception {
-        stub.promptTokens = 1_000_000;
+        String longAnswer = "word ".repeat(400).trim();
+        long output = Tokenizer.forModel("echo-1").count(longAnswer);
+        stub.mode = StubUpstream.Mode.RAW;
+        stub.rawBody = "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
+                + "{\"role\":\"assistant\",\"content\":\"" + longAnswer + "\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":" + output + "}}";
         long amount = GatewayFlowTest.hold(prices, "echo-1", "hi", null).longValueExact() + 500;
 
         MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", null, false));
 
-        BigInteger cost = prices.model("echo-1").orElseThrow().cost(1_000_000, 5);
+        BigInteger cost = prices.model("echo-1").orElseThrow().cost(5, output);
+        assertThat(cost).as("the answer costs more than the voucher covers").isGreaterThan(BigInteger.valueOf(amount));
         assertThat(reply.getStatus()).isEqualTo(200);
         assertThat(reply.getHeader("X-CHAN-Error")).isNull();
         assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(Long.toString(amount));
         assertThat(reply.getHeader("X-CHAN-Total")).isEqualTo(Long.toString(amount));
         assertThat(reply.getHeader("X-CHAN-Required")).as("the answer's cost").isEqualTo(cost.toString());
         assertThat(reply.getHeader("X-CHAN-Provided")).as("what the voucher left for it").isEqualTo(Long.toString(amount));
-        assertThat(reply.getContentAsString()).contains("stub answer");
+        assertThat(reply.getContentAsString()).contains(longAnswer);
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(amount));
     }
 
@@ -149,15 +155,16 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void theUpstreamsReportedUsageIsWhatIsCharged() throws Exception {
-        stub.promptTokens = 123;
-        stub.completionTokens = 45;
+    void theUpstreamsReportedUsageIsWhatIsChargedWithinWhatWasSentAndDelivered() throws Exception {
+        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        stub.promptTokens = input + 3;
+        stub.completionTokens = 4;
 
         MockHttpServletResponse reply = chat(100_000, 1, Agent.chatBody("echo-1", "hi", null, false));
 
-        BigInteger cost = prices.model("echo-1").orElseThrow().cost(123, 45);
+        BigInteger cost = prices.model("echo-1").orElseThrow().cost(input + 3, 4);
         assertThat(reply.getStatus()).isEqualTo(200);
-        assertThat(reply.getHeader("X-CHAN-Cost")).isEqualTo(cost.toString());
+        assertThat(reply.getHeader("X-CHAN-Cost")).as("not the gateway's own counts").isEqualTo(cost.toString());
         assertThat(json.readTree(reply.getContentAsString()).path("choices").path(0).path("message").path("content")
                 .asText()).isEqualTo("stub answer");
     }
