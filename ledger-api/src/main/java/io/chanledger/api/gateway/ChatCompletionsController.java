@@ -34,7 +34,9 @@ import org.springframework.web.bind.annotation.RestController;
  * output allowance, the request goes upstream exactly as the client sent it, and the request is
  * settled at its actual cost. An answer that costs more than the voucher covers is charged what
  * the voucher covers and withheld. A failed upstream call is settled at zero: the voucher stays
- * accepted, nothing is charged.
+ * accepted, nothing is charged. A call past its upstream's deadline is aborted and answered 504
+ * {@code upstream_timeout}. Whatever ends a request, its hold is settled or released before the
+ * request returns, so that it never blocks the channel (or its close) after the request.
  *
  * <p>A model of an HTTP service takes its parameters as a JSON object in the last user message.
  * They are checked against the model's schema (and its unit bounds) before the voucher is touched,
@@ -98,18 +100,27 @@ class ChatCompletionsController {
             relay.relay(upstream, chat, rate, receipt, response);
             return;
         }
-        Upstream.Completion completion;
+        boolean settling = false;
         try {
-            completion = upstream.complete(chat);
-        } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
-            throw upstreamFailed(failure);
+            Upstream.Completion completion;
+            try {
+                completion = upstream.complete(chat);
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                throw upstreamFailed(failure);
+            }
+            Upstream.Usage usage = completion.usage();
+            BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
+                    : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
+            settling = true;
+            answer(metering.settle(receipt, cost), cost, completion.body(), response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
         }
-        Upstream.Usage usage = completion.usage();
-        BigInteger cost = usage != null ? rate.cost(usage.promptTokens(), usage.completionTokens())
-                : rate.cost(chat.inputTokens(), chat.tokenizer().count(completion.text()));
-        answer(metering.settle(receipt, cost), cost, completion.body(), response);
     }
 
     /**
@@ -146,17 +157,27 @@ class ChatCompletionsController {
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
         VoucherReceipt receipt = metering.admit(voucher(voucherHeader), cost);
-        String content;
+        boolean settling = false;
         try {
-            content = service.call(parameters);
-        } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
-            log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
-                    failure instanceof Upstream.UpstreamException ? failure.getMessage() : failure.getClass().getName());
-            throw upstreamFailed(failure);
+            String content;
+            try {
+                content = service.call(parameters);
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
+                        failure instanceof Upstream.UpstreamException ? failure.getMessage()
+                                : failure.getClass().getName());
+                throw upstreamFailed(failure);
+            }
+            settling = true;
+            answer(metering.settle(receipt, cost), cost, completion(rate.id(), content), response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
         }
-        answer(metering.settle(receipt, cost), cost, completion(rate.id(), content), response);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */
@@ -207,10 +228,23 @@ class ChatCompletionsController {
         return headers;
     }
 
+    /** A failed upstream call, settled at zero: 504 {@code upstream_timeout} past a deadline, else 502. */
     static GatewayProblem upstreamFailed(RuntimeException failure) {
         String detail = failure instanceof Upstream.UpstreamException ? failure.getMessage() : "the upstream failed";
-        return new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
-                Map.of());
+        return timedOut(failure)
+                ? new GatewayProblem(HttpStatus.GATEWAY_TIMEOUT, "upstream_timeout", detail
+                        + "; the call was aborted and nothing was charged", Map.of())
+                : new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
+                        Map.of());
+    }
+
+    /** The request outcome a failed upstream call is counted as. */
+    static String failureOutcome(RuntimeException failure) {
+        return timedOut(failure) ? "upstream_timeout" : "upstream_error";
+    }
+
+    static boolean timedOut(RuntimeException failure) {
+        return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
     }
 
     private SignedVoucher voucher(String header) {
