@@ -167,8 +167,12 @@ final class OpenAiUpstream implements Upstream {
                 throw new UpstreamException("the upstream could not be reached: " + cause.getClass().getSimpleName(),
                         cause);
             }
-            if (cause instanceof HttpTimeoutException) {
-                throw UpstreamException.timeout(late);
+            // the client's own request timeout, the same deadline, may end the exchange first (and
+            // newer clients apply it to the body too, wrapped in the IOException that ended it)
+            for (Throwable c = cause; c != null; c = c.getCause()) {
+                if (c instanceof HttpTimeoutException) {
+                    throw UpstreamException.timeout(late);
+                }
             }
             throw new UpstreamException("the upstream call failed: "
                     + (cause == null ? "unknown" : cause.getClass().getSimpleName()), cause);

@@ -88,7 +88,7 @@ class StreamRelay {
                 : "paid");
         if (outcome.timedOut && outcome.sink.ok) {
             outcome.sink.write("data: {\"error\":{\"message\":\"the upstream went quiet past its deadline and the "
-                    + "stream was ended; what was delivered was charged\",\"type\":\"upstream_timeout\","
+                    + "stream was ended; what was delivered was charged\",\"type\":\"upstream_error\","
                     + "\"code\":\"upstream_timeout\"}}\n\n");
         } else if (outcome.failed && outcome.sink.ok) {
             outcome.sink.write("data: {\"error\":{\"message\":\"the upstream broke off the stream; what was delivered "
