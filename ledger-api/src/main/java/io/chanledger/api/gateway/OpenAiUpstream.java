@@ -19,8 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -65,12 +65,21 @@ final class OpenAiUpstream implements Upstream {
         }
     }
 
-    /** One daemon thread that only closes the bodies of streams past a deadline: quick, non-blocking work. */
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "upstream-stream-watchdog");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /**
+     * One daemon thread that only checks streams' deadlines and closes the bodies of those past
+     * one: quick, non-blocking work. A check cancelled when its stream ends is dropped at once.
+     */
+    private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+
+    private static ScheduledThreadPoolExecutor watchdog() {
+        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "upstream-stream-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        watchdog.setRemoveOnCancelPolicy(true);
+        return watchdog;
+    }
 
     private final HttpClient http;
     private final URI endpoint;
@@ -208,6 +217,7 @@ final class OpenAiUpstream implements Upstream {
         private volatile boolean waiting;
         private volatile boolean done;
         private volatile String expired;
+        private volatile ScheduledFuture<?> check;
 
         /** Starts watching a stream sent at {@code started}, waiting for its first byte. */
         StreamWatch(InputStream body, long started) {
@@ -233,6 +243,10 @@ final class OpenAiUpstream implements Upstream {
 
         void stop() {
             done = true;
+            ScheduledFuture<?> pending = check;
+            if (pending != null) {
+                pending.cancel(false);
+            }
         }
 
         /** What ended the stream, or null while no limit has. */
@@ -263,7 +277,10 @@ final class OpenAiUpstream implements Upstream {
         }
 
         private void schedule(long delayNanos) {
-            WATCHDOG.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            check = WATCHDOG.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            if (done) {
+                check.cancel(false); // stopped meanwhile: stop() may have cancelled the previous check only
+            }
         }
     }
 

@@ -87,7 +87,7 @@ class StreamRelay {
                 ? "insufficient_funds_post" : outcome.timedOut ? "upstream_timeout" : outcome.failed ? "upstream_error"
                 : "paid");
         if (outcome.timedOut && outcome.sink.ok) {
-            outcome.sink.write("data: {\"error\":{\"message\":\"the upstream went quiet past its deadline and the "
+            outcome.sink.write("data: {\"error\":{\"message\":\"the upstream passed its deadline and the "
                     + "stream was ended; what was delivered was charged\",\"type\":\"upstream_error\","
                     + "\"code\":\"upstream_timeout\"}}\n\n");
         } else if (outcome.failed && outcome.sink.ok) {
