@@ -36,7 +36,9 @@ import org.springframework.web.bind.annotation.RestController;
  * settled at its actual cost. An answer that costs more than the voucher covers is delivered and
  * charged what the voucher covers. A failed upstream call, and a 200 that is not an answer (an
  * error object, no message content, a service's body that is not JSON), is settled at zero: the
- * voucher stays accepted, nothing is charged.
+ * voucher stays accepted, nothing is charged. A call past its upstream's deadline is aborted and
+ * answered 504 {@code upstream_timeout}. Whatever ends a request, its hold is settled or released
+ * before the request returns, so that it never blocks the channel (or its close) after it.
  *
  * <p>A paid answer is kept by its voucher ({@link PaidAnswers}) in the commit that charges it: the
  * same voucher sent again within the retention gets that answer again, with the same cost headers
@@ -110,27 +112,36 @@ class ChatCompletionsController {
             relay.relay(upstream, chat, rate, receipt, response);
             return;
         }
-        Upstream.Completion completion;
+        boolean settling = false;
         try {
-            completion = upstream.complete(chat);
-        } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
-            throw upstreamFailed(failure);
+            Upstream.Completion completion;
+            try {
+                completion = upstream.complete(chat);
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                throw upstreamFailed(failure);
+            }
+            ObjectNode answer = completion.body();
+            String text = answerText(answer);
+            settling = true;
+            if (text == null) {
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request("upstream_error");
+                log.warn("model {}: the upstream answered 200 without an answer", rate.id());
+                throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an "
+                        + "error or no message content)", null));
+            }
+            Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
+            putUsage(answer, usage);
+            BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
+            answer(voucher, receipt, cost, answer, response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
         }
-        ObjectNode answer = completion.body();
-        String text = answerText(answer);
-        if (text == null) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
-            log.warn("model {}: the upstream answered 200 without an answer", rate.id());
-            throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an error "
-                    + "or no message content)", null));
-        }
-        Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
-        putUsage(answer, usage);
-        BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
-        answer(voucher, receipt, cost, answer, response);
     }
 
     /**
@@ -273,21 +284,32 @@ class ChatCompletionsController {
         if (receipt == null) {
             return;
         }
-        String content;
+        boolean settling = false;
         try {
-            content = service.call(parameters);
-        } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
-            log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
-                    failure instanceof Upstream.UpstreamException ? failure.getMessage() : failure.getClass().getName());
-            throw upstreamFailed(failure);
+            String content;
+            try {
+                content = service.call(parameters);
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
+                        failure instanceof Upstream.UpstreamException ? failure.getMessage()
+                                : failure.getClass().getName());
+                throw upstreamFailed(failure);
+            }
+            settling = true;
+            ObjectNode body = completion(rate.id(), content);
+            // a service is not priced per token: its usage counts, with the model's tokenizer, the
+            // parameters sent and the result answered, for clients that read usage after each request
+            putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()),
+                    chat.tokenizer().count(content)));
+            answer(voucher, receipt, cost, body, response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
         }
-        ObjectNode body = completion(rate.id(), content);
-        // a service is not priced per token: its usage counts, with the model's tokenizer, the
-        // parameters sent and the result answered, for clients that read usage after each request
-        putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()), chat.tokenizer().count(content)));
-        answer(voucher, receipt, cost, body, response);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */
@@ -338,10 +360,23 @@ class ChatCompletionsController {
         return headers;
     }
 
+    /** A failed upstream call, settled at zero: 504 {@code upstream_timeout} past a deadline, else 502. */
     static GatewayProblem upstreamFailed(RuntimeException failure) {
         String detail = failure instanceof Upstream.UpstreamException ? failure.getMessage() : "the upstream failed";
-        return new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
-                Map.of());
+        return timedOut(failure)
+                ? new GatewayProblem(HttpStatus.GATEWAY_TIMEOUT, "upstream_timeout", detail
+                        + "; the call was aborted and nothing was charged", Map.of())
+                : new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
+                        Map.of());
+    }
+
+    /** The request outcome a failed upstream call is counted as. */
+    static String failureOutcome(RuntimeException failure) {
+        return timedOut(failure) ? "upstream_timeout" : "upstream_error";
+    }
+
+    static boolean timedOut(RuntimeException failure) {
+        return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
     }
 
     private SignedVoucher voucher(String header) {

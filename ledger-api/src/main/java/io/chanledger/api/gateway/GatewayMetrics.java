@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * {@code chan.gateway.requests{outcome}}: paid, voucher_required, upstream_error,
+ * {@code chan.gateway.requests{outcome}}: paid, voucher_required, upstream_error, upstream_timeout,
  * insufficient_funds_post, client_gone (a stream the client left), cut (a stream stopped when
  * the voucher was spent), replayed (a kept answer sent again to its voucher, free), request_running
  * (its voucher re-sent while the request runs). {@code chan.gateway.charged}: base units charged.

@@ -17,7 +17,8 @@ import org.springframework.util.unit.DataSize;
  * @param publicUrl the gateway's own base URL as agents reach it; taken from each request when unset
  * @param signingUrl the marketplace's {@code /api/chan/signing}; this service's own when unset
  * @param holdTtl how long a request's hold blocks its channel if the request is never settled
- *        (a crash mid-request); longer than any request may take
+ *        (a crash mid-request); at least a minute longer than any upstream's longest deadline,
+ *        which start-up checks
  * @param echoEndpoint also serve the echo backend, unpaid, at {@code /echo/v1/chat/completions},
  *        as an OpenAI-compatible upstream for local runs and the benchmark
  * @param upstreams named upstreams a model may be routed to ({@link Model#upstream()}); a model
@@ -99,7 +100,9 @@ public record GatewayProperties(
      * {@code ${SOME_ENVIRONMENT_VARIABLE}}, or the file {@code apiKeyFile}) goes in
      * {@code apiKeyHeader}, as {@code Bearer <key>} when that is {@code Authorization}, else bare.
      * An answer with one of {@code failureStatuses} ("5xx", "404"; default every status outside
-     * 2xx), longer than {@code maxAnswerBytes} or later than {@code timeout} is a failure.
+     * 2xx), longer than {@code maxAnswerBytes} or later than {@code timeout} is a failure. An
+     * {@code openai} upstream's deadlines are those of {@link Upstream}; their defaults apply to
+     * a named one too, except {@code timeout}, whose default here is the http kind's 30 s.
      */
     public record NamedUpstream(
             String name,
@@ -117,7 +120,10 @@ public record GatewayProperties(
             @DefaultValue("1MB") DataSize maxAnswerBytes,
             List<String> failureStatuses,
             @DefaultValue("0ms") Duration echoStreamDelay,
-            @DefaultValue("256") int echoAnswerTokens) {
+            @DefaultValue("256") int echoAnswerTokens,
+            @DefaultValue("120s") Duration streamFirstByteTimeout,
+            @DefaultValue("60s") Duration streamIdleTimeout,
+            @DefaultValue("10m") Duration streamTimeout) {
 
         public NamedUpstream {
             headers = headers == null ? Map.of() : Map.copyOf(headers);
@@ -138,6 +144,14 @@ public record GatewayProperties(
      * {@code apiKey} from {@code ${CHAN_GATEWAY_UPSTREAM_API_KEY}}). {@code echoStreamDelay}
      * paces the echo backend's streamed tokens like a real model's; {@code echoAnswerTokens} is the
      * longest answer it gives a request that sets no output limit.
+     *
+     * <p>Deadlines of an {@code openai} upstream, after which the call is aborted and the request
+     * settled (a request holds room on its channel, and blocks its close, while it runs):
+     * {@code timeout} for a whole answer, headers and body; for a stream,
+     * {@code streamFirstByteTimeout} until its first event, {@code streamIdleTimeout} the longest
+     * silence while the next one is awaited, and {@code streamTimeout} for all of it. The longest
+     * of them must stay well within {@code holdTtl} (checked at start-up), so that no hold lapses
+     * while its request still runs.
      */
     public record Upstream(
             @DefaultValue("echo") String kind,
@@ -146,12 +160,16 @@ public record GatewayProperties(
             @DefaultValue("5s") Duration connectTimeout,
             @DefaultValue("120s") Duration timeout,
             @DefaultValue("0ms") Duration echoStreamDelay,
-            @DefaultValue("256") int echoAnswerTokens) {
+            @DefaultValue("256") int echoAnswerTokens,
+            @DefaultValue("120s") Duration streamFirstByteTimeout,
+            @DefaultValue("60s") Duration streamIdleTimeout,
+            @DefaultValue("10m") Duration streamTimeout) {
 
         @Override
         public String toString() {
             return "Upstream[kind=" + kind + ", baseUrl=" + baseUrl + ", apiKey=" + (blank(apiKey) ? "unset" : "***")
-                    + ", timeout=" + timeout + "]";
+                    + ", timeout=" + timeout + ", streamFirstByteTimeout=" + streamFirstByteTimeout
+                    + ", streamIdleTimeout=" + streamIdleTimeout + ", streamTimeout=" + streamTimeout + "]";
         }
     }
 

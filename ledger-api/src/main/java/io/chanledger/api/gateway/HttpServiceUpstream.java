@@ -39,8 +39,8 @@ import java.util.regex.Pattern;
  * assistant message's content: the upstream's JSON as compact JSON text, so that the content always
  * parses as JSON. An answer that is not JSON (an HTML error page behind a 200, a malformed or
  * empty body) is no result: it fails like a failure status. The whole call, answer included, must
- * end within the timeout and the answer stay within its size limit; otherwise it fails too, and a
- * failed request costs nothing. The API key goes in
+ * end within the timeout (past it the exchange is cancelled) and the answer stay within its size
+ * limit; otherwise it fails too, and a failed request costs nothing. The API key goes in
  * its header and nowhere else: failures say what happened, never what was sent or answered.
  */
 final class HttpServiceUpstream {
@@ -165,6 +165,11 @@ final class HttpServiceUpstream {
         return name;
     }
 
+    /** The longest a call may take, answer included. */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** The URL's placeholders: parameters every request of this upstream must carry. */
     List<String> placeholders() {
         return placeholders;
@@ -222,7 +227,7 @@ final class HttpServiceUpstream {
             return call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             call.cancel(true);
-            throw new Upstream.UpstreamException("the service did not answer within " + timeout.toMillis() + " ms", null);
+            throw Upstream.UpstreamException.timeout("the service did not answer within " + timeout.toMillis() + " ms");
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
@@ -234,8 +239,8 @@ final class HttpServiceUpstream {
                         null);
             }
             if (cause instanceof java.net.http.HttpTimeoutException) {
-                throw new Upstream.UpstreamException("the service did not answer within " + timeout.toMillis() + " ms",
-                        null);
+                throw Upstream.UpstreamException.timeout("the service did not answer within " + timeout.toMillis()
+                        + " ms");
             }
             throw new Upstream.UpstreamException("the service could not be reached: "
                     + (cause == null ? "unknown" : cause.getClass().getSimpleName()), null);

@@ -115,6 +115,22 @@ class Metering {
                 "the ledger could not record this request's cost; retry later");
     }
 
+    /**
+     * Settles at zero a request that ended without being settled (a failure nothing else caught),
+     * so that its hold does not outlive it. Never throws: it runs on the way out of a failure
+     * already being reported; if the ledger cannot be reached the hold lapses after its time.
+     */
+    void release(VoucherReceipt receipt) {
+        try {
+            settle(receipt, BigInteger.ZERO);
+            log.warn("the request of voucher {} on channel {} ended unsettled; its hold was released at no charge",
+                    receipt.nonce(), receipt.channelId());
+        } catch (RuntimeException e) {
+            log.warn("could not release the hold of voucher {} on channel {}: {}", receipt.nonce(),
+                    receipt.channelId(), e.toString());
+        }
+    }
+
     private static void pause(int attempt) {
         try {
             Thread.sleep(50L * attempt);

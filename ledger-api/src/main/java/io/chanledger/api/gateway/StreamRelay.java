@@ -34,7 +34,9 @@ import org.springframework.stereotype.Component;
  * billed counts (one of its own when the upstream sent none), and passes no other usage-only
  * chunk on. A stream the client left, or that the upstream broke off, costs the input and the
  * output written out before it ended, and the upstream request is cancelled at once. A stream
- * whose upstream fails before any content costs nothing.
+ * whose upstream fails before any content costs nothing. One that passes its upstream's
+ * deadlines (first byte, idle, whole stream) is ended the same way, with an
+ * {@code upstream_timeout} event.
  */
 @Component
 @ConditionalOnGateway
@@ -59,7 +61,7 @@ class StreamRelay {
             stream = upstream.stream(chat);
         } catch (RuntimeException failure) {
             metering.settle(receipt, BigInteger.ZERO);
-            metrics.request("upstream_error");
+            metrics.request(ChatCompletionsController.failureOutcome(failure));
             throw ChatCompletionsController.upstreamFailed(failure);
         }
         response.setStatus(200);
@@ -68,8 +70,18 @@ class StreamRelay {
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no");
         response.setHeader("X-CHAN-Channel", receipt.channelId());
-        Outcome outcome = pump(stream, chat, rate, receipt, response.getOutputStream());
-        BigInteger cost = outcome.cost(chat, rate);
+        Outcome outcome = null;
+        BigInteger cost = null;
+        try {
+            outcome = pump(stream, chat, rate, receipt, response.getOutputStream());
+            cost = outcome.cost(chat, rate);
+        } finally {
+            if (cost == null) {
+                // ended by what pump does not report (no response to write to, a bug): no hold outlives it
+                stream.close();
+                metering.release(receipt);
+            }
+        }
         RequestSettlement settlement;
         try {
             settlement = metering.settle(receipt, cost);
@@ -80,8 +92,13 @@ class StreamRelay {
         }
         metrics.charged(settlement.charged());
         metrics.request(outcome.clientGone ? "client_gone" : outcome.cut || settlement.shortfall()
-                ? "insufficient_funds_post" : outcome.failed ? "upstream_error" : "paid");
-        if (outcome.failed && outcome.sink.ok) {
+                ? "insufficient_funds_post" : outcome.timedOut ? "upstream_timeout" : outcome.failed ? "upstream_error"
+                : "paid");
+        if (outcome.timedOut && outcome.sink.ok) {
+            outcome.sink.write("data: {\"error\":{\"message\":\"the upstream passed its deadline and the "
+                    + "stream was ended; what was delivered was charged\",\"type\":\"upstream_error\","
+                    + "\"code\":\"upstream_timeout\"}}\n\n");
+        } else if (outcome.failed && outcome.sink.ok) {
             outcome.sink.write("data: {\"error\":{\"message\":\"the upstream broke off the stream; what was delivered "
                     + "was charged\",\"type\":\"upstream_error\",\"code\":\"upstream_error\"}}\n\n");
         }
@@ -111,6 +128,7 @@ class StreamRelay {
                 } catch (RuntimeException failure) {
                     log.warn("upstream stream for channel {} broke off: {}", receipt.channelId(), failure.getMessage());
                     outcome.failed = true;
+                    outcome.timedOut = ChatCompletionsController.timedOut(failure);
                     return outcome;
                 }
                 if (chunk == null) {
@@ -224,6 +242,7 @@ class StreamRelay {
         boolean completed;
         boolean clientGone;
         boolean failed;
+        boolean timedOut;
         boolean cut;
 
         Outcome(Sink sink) {

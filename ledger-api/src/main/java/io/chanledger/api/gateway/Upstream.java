@@ -50,11 +50,30 @@ interface Upstream {
         void close();
     }
 
-    /** The upstream failed; {@code message} says how without repeating what it answered. */
+    /**
+     * The upstream failed; {@code message} says how without repeating what it answered.
+     * {@link #timedOut()} when it was a deadline that ended the call, not the upstream itself.
+     */
     final class UpstreamException extends RuntimeException {
 
+        private final boolean timedOut;
+
         UpstreamException(String message, Throwable cause) {
+            this(message, cause, false);
+        }
+
+        private UpstreamException(String message, Throwable cause, boolean timedOut) {
             super(message, cause, false, false);
+            this.timedOut = timedOut;
+        }
+
+        /** The call ran past one of its deadlines and was aborted. */
+        static UpstreamException timeout(String message) {
+            return new UpstreamException(message, null, true);
+        }
+
+        boolean timedOut() {
+            return timedOut;
         }
     }
 }

@@ -2,7 +2,9 @@ package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -10,10 +12,13 @@ import java.util.Map;
  * Which upstream serves each model: a chat upstream (echo or OpenAI-compatible) for a chat model,
  * an HTTP service for a model that declares parameters. Built and cross-checked at start-up: a
  * model naming an upstream that does not exist, a chat model declaring parameters, a service
- * model without them or priced per token, or a URL placeholder its schema does not require, stop
- * the start.
+ * model without them or priced per token, a URL placeholder its schema does not require, or an
+ * upstream whose calls may outlast a request's hold ({@code hold-ttl}), stop the start.
  */
 final class Upstreams {
+
+    /** What a request needs after its upstream call to be settled, retries included, before its hold lapses. */
+    static final Duration SETTLE_MARGIN = Duration.ofMinutes(1);
 
     private final Map<String, Upstream> chat;
     private final Map<String, HttpServiceUpstream> services;
@@ -31,10 +36,11 @@ final class Upstreams {
     }
 
     static Upstreams of(GatewayProperties properties, PriceList prices, ObjectMapper json, Clock clock) {
-        Upstream defaultChat = chatUpstream("chan.gateway.upstream", properties.upstream().kind(),
-                properties.upstream().baseUrl(), properties.upstream().apiKey(), properties.upstream().connectTimeout(),
-                properties.upstream().timeout(), properties.upstream().echoStreamDelay(),
-                properties.upstream().echoAnswerTokens(), json, clock);
+        GatewayProperties.Upstream defaults = properties.upstream();
+        Upstream defaultChat = chatUpstream("chan.gateway.upstream", defaults.kind(), defaults.baseUrl(),
+                defaults.apiKey(), defaults.connectTimeout(), deadlines("chan.gateway.upstream", defaults.timeout(),
+                        defaults.streamFirstByteTimeout(), defaults.streamIdleTimeout(), defaults.streamTimeout()),
+                defaults.echoStreamDelay(), defaults.echoAnswerTokens(), json, clock);
         Map<String, Upstream> namedChat = new HashMap<>();
         Map<String, HttpServiceUpstream> namedServices = new HashMap<>();
         for (GatewayProperties.NamedUpstream named : properties.upstreams()) {
@@ -47,8 +53,10 @@ final class Upstreams {
             if ("http".equalsIgnoreCase(named.kind())) {
                 namedServices.put(named.name(), HttpServiceUpstream.of(named, json));
             } else {
-                namedChat.put(named.name(), chatUpstream("chan.gateway.upstreams[" + named.name() + "]", named.kind(),
-                        named.baseUrl(), named.apiKey(), named.connectTimeout(), named.timeout(),
+                String where = "chan.gateway.upstreams[" + named.name() + "]";
+                namedChat.put(named.name(), chatUpstream(where, named.kind(), named.baseUrl(), named.apiKey(),
+                        named.connectTimeout(), deadlines(where, named.timeout(), named.streamFirstByteTimeout(),
+                                named.streamIdleTimeout(), named.streamTimeout()),
                         named.echoStreamDelay(), named.echoAnswerTokens(), json, clock));
             }
         }
@@ -87,12 +95,49 @@ final class Upstreams {
             }
             chat.put(model.id(), upstream);
         }
+        checkHoldsOutlastCalls(properties, namedChat, namedServices, defaultChat);
         return new Upstreams(chat, services);
     }
 
+    private static OpenAiUpstream.Deadlines deadlines(String where, Duration timeout, Duration streamFirstByteTimeout,
+                                                      Duration streamIdleTimeout, Duration streamTimeout) {
+        try {
+            return new OpenAiUpstream.Deadlines(timeout, streamFirstByteTimeout, streamIdleTimeout, streamTimeout);
+        } catch (IllegalArgumentException notPositive) {
+            throw new IllegalStateException(where + ": timeout, stream-first-byte-timeout, stream-idle-timeout and "
+                    + "stream-timeout must be above 0");
+        }
+    }
+
+    /**
+     * A hold lapses after {@code hold-ttl} whether or not its request still runs, and a lapsed hold
+     * frees its room for other requests: so every upstream call must be over, and settled, well
+     * before then. Echo upstreams run in process and end on their own.
+     */
+    private static void checkHoldsOutlastCalls(GatewayProperties properties, Map<String, Upstream> namedChat,
+                                               Map<String, HttpServiceUpstream> namedServices, Upstream defaultChat) {
+        Map<String, Duration> longest = new LinkedHashMap<>();
+        if (defaultChat instanceof OpenAiUpstream openAi) {
+            longest.put("chan.gateway.upstream", openAi.deadlines().longest());
+        }
+        namedChat.forEach((name, upstream) -> {
+            if (upstream instanceof OpenAiUpstream openAi) {
+                longest.put("chan.gateway.upstreams[" + name + "]", openAi.deadlines().longest());
+            }
+        });
+        namedServices.forEach((name, service) -> longest.put("chan.gateway.upstreams[" + name + "]", service.timeout()));
+        longest.forEach((where, call) -> {
+            if (call.plus(SETTLE_MARGIN).compareTo(properties.holdTtl()) > 0) {
+                throw new IllegalStateException("chan.gateway.hold-ttl (" + properties.holdTtl() + ") must exceed the "
+                        + "longest call of " + where + " (" + call + ") by at least " + SETTLE_MARGIN
+                        + ": raise hold-ttl or shorten the upstream's timeout or stream-timeout");
+            }
+        });
+    }
+
     private static Upstream chatUpstream(String where, String kind, String baseUrl, String apiKey,
-                                         java.time.Duration connectTimeout, java.time.Duration timeout,
-                                         java.time.Duration echoStreamDelay, int echoAnswerTokens, ObjectMapper json,
+                                         Duration connectTimeout, OpenAiUpstream.Deadlines deadlines,
+                                         Duration echoStreamDelay, int echoAnswerTokens, ObjectMapper json,
                                          Clock clock) {
         return switch (kind.toLowerCase(Locale.ROOT)) {
             case "echo" -> new EchoUpstream(json, clock, echoStreamDelay, echoAnswerTokens);
@@ -100,7 +145,7 @@ final class Upstreams {
                 if (GatewayProperties.blank(baseUrl)) {
                     throw new IllegalStateException(where + ".base-url is needed for the openai upstream");
                 }
-                yield new OpenAiUpstream(baseUrl, apiKey, connectTimeout, timeout, json);
+                yield new OpenAiUpstream(baseUrl, apiKey, connectTimeout, deadlines, json);
             }
             default -> throw new IllegalStateException(where + ".kind must be echo, openai or http (named upstreams "
                     + "only), not " + kind);
