@@ -313,7 +313,7 @@ async function main() {
   console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
 }
 
-// The marketplace's agent client's estimate of one request (PROTOCOL.md §3), in USDC base units
+// The marketplace's agent client's estimate of one request (docs/protocol.md §D.2), in USDC base units
 // (rounded down): input tokens = ceil(characters of all messages / 4), output tokens = max_tokens
 // if the agent gave one, else 500; (input/1000 x inputPer1k + output/1000 x outputPer1k) x 1.2,
 // or inputPer1k x 1.2 for a flat-priced model (output price 0).

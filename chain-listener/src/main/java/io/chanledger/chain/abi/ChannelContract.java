@@ -9,7 +9,7 @@ import java.util.Set;
 import org.web3j.crypto.Hash;
 
 /**
- * The channel contract's interface as the ledger reads it (PROTOCOL.md §1): event topics,
+ * The channel contract's interface as the ledger reads it (docs/protocol.md §A): event topics,
  * function selectors and custom errors, derived from their canonical signatures.
  */
 public final class ChannelContract {

@@ -52,7 +52,7 @@ public final class ChannelLogDecoder {
             List<String> data = data(log, topics, 3, 1);
             return new ChannelLog.FeePaid(word(topics.get(1)), address(topics.get(2)), uint(data.getFirst()), chainRef(log));
         }
-        // The settings events come in two layouts with the same topic0: PROTOCOL.md declares their
+        // The settings events come in two layouts with the same topic0: docs/protocol.md §A.2 declares their
         // addresses indexed, a contract declaring nothing indexed logs every parameter as data.
         // Both are exact encodings of the signature; the topic count tells them apart.
         if (ChannelContract.FEE_UPDATED.equals(topic0)) {

@@ -12,7 +12,7 @@ import io.chanledger.chain.devnet.ContractArtifact;
 import org.junit.jupiter.api.Test;
 import org.web3j.crypto.Hash;
 
-/** The compiled contract's events are the ones PROTOCOL.md and the log vectors name. */
+/** The compiled contract's events are the ones docs/protocol.md §A.2 and the log vectors name. */
 class EventSignatureTest {
 
     private static final ContractArtifact CHANNEL = ContractArtifact.load("ChanChannel");

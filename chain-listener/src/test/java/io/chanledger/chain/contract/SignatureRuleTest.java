@@ -17,7 +17,7 @@ import org.web3j.crypto.Keys;
 import org.web3j.crypto.Sign;
 import org.web3j.utils.Numeric;
 
-/** Which voucher signatures {@code claim} accepts: PROTOCOL.md §1, "Which signatures the deployed contract accepts". */
+/** Which voucher signatures {@code claim} accepts: docs/protocol.md §B.1. */
 class SignatureRuleTest extends ContractTestSupport {
 
     private static final BigInteger CURVE_ORDER = Sign.CURVE_PARAMS.getN();

@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/gas-station {address}} (spec §4.2). Answers in the gas station's own shape,
+ * {@code POST /api/gas-station {address}} (docs/protocol.md §4.2). Answers in the gas station's own shape,
  * {@code {success, ...}}, for every outcome including malformed bodies: the clients of this
  * endpoint read {@code success} and {@code error}.
  */

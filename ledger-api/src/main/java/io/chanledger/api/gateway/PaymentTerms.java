@@ -7,7 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
-/** How to pay this gateway: the {@code X-Payment-*} headers of payment discovery (spec §5). */
+/** How to pay this gateway: the {@code X-Payment-*} headers of payment discovery (docs/protocol.md §5). */
 final class PaymentTerms {
 
     private final ProviderIdentity identity;

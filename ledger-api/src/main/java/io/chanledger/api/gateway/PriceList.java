@@ -56,7 +56,7 @@ final class PriceList {
     /**
      * A model with its prices in base units per 1,000 tokens, and the decimal strings it was
      * configured with. A model priced at zero for output and above zero for input is flat-priced
-     * (PROTOCOL.md §3): its input price is the price of one request, whatever its tokens. A model
+     * (docs/protocol.md §D.1): its input price is the price of one request, whatever its tokens. A model
      * priced per unit publishes its highest price per request, since that is what clients
      * budget a request at. {@code service} is set for a model of an HTTP upstream: the parameters
      * it takes.

@@ -3,7 +3,7 @@ package io.chanledger.api.gateway;
 import io.chanledger.domain.channel.VoucherRejection;
 
 /**
- * The provider interface's names for the ledger's voucher rejections (PROTOCOL.md §2). A closed,
+ * The provider interface's names for the ledger's voucher rejections (docs/protocol.md §C.3). A closed,
  * expired or closing channel is {@code channel_not_found}: the channel can pay for nothing more,
  * and what a client does about it is the same, open a new one; the message says which it was.
  * A voucher below the highest accepted one is {@code insufficient_funds}: it does not cover

@@ -3,7 +3,7 @@ package io.chanledger.api.marketplace;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Schema;
 
-/** Body of {@code GET /api/agent} (spec §2.6). */
+/** Body of {@code GET /api/agent} (docs/protocol.md §2.6). */
 @Schema(name = "AgentInfo")
 record AgentInfo(
         String name,

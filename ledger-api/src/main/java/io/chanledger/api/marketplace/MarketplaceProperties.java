@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     agent clients and validators compare with the scheme's name ({@code chan}; {@code mpp} is another
  *     payment scheme).</li>
  * <li>{@code subnet}: the netuid the validator registry reports; {@code registryCache}: how long one
- *     registry body is served (spec: five minutes).</li>
+ *     registry body is served (docs/protocol.md §2.5: five minutes).</li>
  * <li>{@code autoApproveBittensor}: list bittensor miners without waiting for an admin.</li>
  * <li>{@code allowPrivateAddresses}: let apiUrl point at loopback, private or link-local addresses
  *     (local networks and tests); off by default, since registration makes this service call the URL.</li>

@@ -144,7 +144,7 @@ class ProviderListing {
                         Usdc.formatDecimalUsdc(m.outputPer1kTokens()), "USDC", Usdc.DECIMALS, perRequest(m)))).toList();
     }
 
-    /** A flat-priced service's price of one request (PROTOCOL.md §3: output price 0, input price above 0). */
+    /** A flat-priced service's price of one request (docs/protocol.md §D.1: output price 0, input price above 0). */
     private static String perRequest(ModelPrice model) {
         return model.outputPer1kTokens().signum() == 0 && model.inputPer1kTokens().signum() > 0
                 ? Usdc.formatDecimalUsdc(model.inputPer1kTokens()) : null;

@@ -28,7 +28,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>The deployed marketplace lists only providers whose {@code /v1/docs} explains their use in
  * at least {@value #MIN_DOCS_CHARACTERS} characters, since agents read it before their first
- * request (PROTOCOL.md §3); a provider without it fails the check {@value #DOCS_MISSING}.
+ * request (docs/protocol.md §D.7); a provider without it fails the check {@value #DOCS_MISSING}.
  */
 @Component
 class ProviderProbe {

@@ -17,7 +17,7 @@ import java.util.Map;
 record ProviderQuery(String category, String model, String tier, BigDecimal minScore, int limit, boolean onlineOnly,
                      Format format) {
 
-    /** {@code full}: every field of the spec; {@code compact}: what an agent needs to choose and pay. */
+    /** {@code full}: every field of docs/protocol.md §2.2; {@code compact}: what an agent needs to choose and pay. */
     enum Format {
         FULL, COMPACT;
 

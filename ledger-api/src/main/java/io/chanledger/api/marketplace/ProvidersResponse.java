@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Body of {@code GET /api/mcp/providers} (spec §2.1–2.4). {@code providers} holds {@link Provider}s,
+ * Body of {@code GET /api/mcp/providers} (docs/protocol.md §2.1–2.4). {@code providers} holds {@link Provider}s,
  * or with {@code format=compact} {@link CompactProvider}s: the same paths, only those an agent needs
  * to choose a provider and pay it, so that a long list fits in a model's context.
  */

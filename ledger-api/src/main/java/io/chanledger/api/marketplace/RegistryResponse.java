@@ -6,7 +6,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** Body of {@code GET /api/validator/registry} (spec §2.5). */
+/** Body of {@code GET /api/validator/registry} (docs/protocol.md §2.5). */
 @Schema(name = "ValidatorRegistry")
 record RegistryResponse(
         @Schema(example = "1.0") String version,

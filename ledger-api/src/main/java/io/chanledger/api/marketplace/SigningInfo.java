@@ -3,7 +3,7 @@ package io.chanledger.api.marketplace;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
-/** Body of {@code GET /api/chan/signing} (spec §4.3): what a client needs to sign vouchers and close authorizations. */
+/** Body of {@code GET /api/chan/signing} (docs/protocol.md §4.3): what a client needs to sign vouchers and close authorizations. */
 @Schema(name = "SigningInfo")
 record SigningInfo(
         Domain eip712Domain,

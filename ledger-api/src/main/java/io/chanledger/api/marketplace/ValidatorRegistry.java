@@ -14,13 +14,13 @@ import java.util.function.Supplier;
 import org.springframework.http.CacheControl;
 
 /**
- * The validator registry body, computed at most once per {@code registryCache} (spec: five
- * minutes) and served unchanged meanwhile; {@code Cache-Control} tells clients how long the body
+ * The validator registry body, computed at most once per {@code registryCache} (docs/protocol.md
+ * §2.5: five minutes) and served unchanged meanwhile; {@code Cache-Control} tells clients how long the body
  * they got stays current here, so a client cache never stretches it past the period.
  */
 final class ValidatorRegistry {
 
-    /** Every provider must answer it without payment (PROTOCOL.md §2); its base URL need not answer at all. */
+    /** Every provider must answer it without payment (docs/protocol.md §C.5); its base URL need not answer at all. */
     static final String PROBE_PATH = "/v1/models";
 
     private record Cached(Rendered rendered, Instant builtAt) {

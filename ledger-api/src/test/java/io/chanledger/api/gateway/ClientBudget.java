@@ -4,7 +4,7 @@ import java.math.BigInteger;
 import java.util.List;
 
 /**
- * How the marketplace's agent client budgets a voucher (PROTOCOL.md §3), in integers: input
+ * How the marketplace's agent client budgets a voucher (docs/protocol.md §D.2), in integers: input
  * tokens = ceil(characters of all messages / 4), output tokens = the agent's {@code max_tokens} or
  * 500; estimate = (input × inputPer1k + output × outputPer1k) / 1000 × 1.2, or the flat price ×
  * 1.2 for a flat-priced model; rounded down, the least a client could send. The voucher's amount

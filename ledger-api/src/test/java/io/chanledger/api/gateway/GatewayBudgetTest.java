@@ -36,7 +36,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
 /**
- * Requests budgeted the way the marketplace's agent client budgets them (PROTOCOL.md §3, {@link
+ * Requests budgeted the way the marketplace's agent client budgets them (docs/protocol.md §D.2, {@link
  * ClientBudget}) are served from the first request of a channel on, plain and streamed, for prompts
  * of every size and models of every kind of price; an answer that costs more than the voucher
  * covers is charged what the voucher covers and not delivered beyond it. The gateway's controller

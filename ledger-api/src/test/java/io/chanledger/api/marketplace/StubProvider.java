@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * A provider on loopback that answers {@code /v1/pricing}, {@code /v1/models} and {@code /v1/docs}
- * the way the protocol describes (PROTOCOL.md §2). Tests switch it down (503), change its prices or
+ * the way the protocol describes (docs/protocol.md §C). Tests switch it down (503), change its prices or
  * its docs, make it name another address, or make it answer after a delay.
  */
 final class StubProvider implements AutoCloseable {

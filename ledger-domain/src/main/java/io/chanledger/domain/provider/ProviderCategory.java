@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** The provider categories of the marketplace (spec §1), with their wire spelling. */
+/** The provider categories of the marketplace (docs/protocol.md §1), with their wire spelling. */
 public enum ProviderCategory {
     LLM("llm"),
     IMAGE("image"),
@@ -37,7 +37,7 @@ public enum ProviderCategory {
         return Arrays.stream(values()).filter(c -> c.code.equals(code)).findFirst();
     }
 
-    /** Every wire spelling, in the spec's order. */
+    /** Every wire spelling, in the order of docs/protocol.md §1. */
     public static List<String> codes() {
         return CODES;
     }
