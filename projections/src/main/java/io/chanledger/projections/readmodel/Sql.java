@@ -15,7 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL (the handler tests': H2). */
+/** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL, and on H2 in handler tests. */
 public final class Sql {
 
     /** Keys per {@code IN (...)} list: far below PostgreSQL's 32767 bind parameters. */
