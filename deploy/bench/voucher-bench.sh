@@ -7,6 +7,10 @@
 # (warm-up included) per voucher sent.
 # Usage: deploy/bench/voucher-bench.sh [levels, default 1,16,64] [vouchers per level, default 20000]
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=voucher.jfr,settings=profile
+# BENCH_STORE=embedded measures the default profile instead: the service on its embedded store (a fresh
+# data folder per mode, the server on port BENCH_PORT + 10), its CPU counted with the server's processes,
+# and no pgbench baseline; BENCH_DATASOURCE_URL / BENCH_DATASOURCE_USER give that service a database URL
+# instead, seeded through the same URL. BENCH_JAR measures another build's jar.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -22,12 +26,29 @@ export PGPASSWORD=${CHAN_TEST_PG_PASSWORD:-}
 pg="psql -q -h $CHAN_TEST_PG_HOST -p $CHAN_TEST_PG_PORT -U $pg_user"
 db=chan_ledger_bench
 jdbc="jdbc:postgresql://$CHAN_TEST_PG_HOST:$CHAN_TEST_PG_PORT/$db"
+store=${BENCH_STORE:-postgres}
+jar=${BENCH_JAR:-ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar}
+store_port=$((port + 10))
+modes=${BENCH_MODES:-true false two}
+if [ "$store" = embedded ]; then
+    modes=${BENCH_MODES:-true false}
+    jdbc=${BENCH_DATASOURCE_URL:-jdbc:postgresql://127.0.0.1:$store_port/chan_ledger}
+    pg_user=${BENCH_DATASOURCE_USER:-postgres}
+    export PGPASSWORD=
+    case " $modes " in *" two "*) echo "two instances need a shared server: not with BENCH_STORE=embedded" >&2; exit 1;; esac
+fi
 
 ./mvnw -B -q -DskipTests install
 ./mvnw -B -q -pl ledger-api test-compile
 classpath_file=$(mktemp)
 service_pid=
-cleanup() { [ -n "$service_pid" ] && kill $service_pid 2>/dev/null; rm -f "$classpath_file"; }
+store_pids=
+store_dir=
+cleanup() {
+    [ -n "$service_pid" ] && kill $service_pid 2>/dev/null && wait $service_pid 2>/dev/null
+    [ -n "$store_dir" ] && rm -rf "$store_dir"
+    rm -f "$classpath_file"
+}
 trap cleanup EXIT
 ./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")"
@@ -35,12 +56,21 @@ bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$class
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 start_service() { # port group-commit extra-args...
-    local service_port=$1 group_commit=$2
+    local service_port=$1 group_commit=$2 store_args began
     shift 2
+    if [ "$store" = embedded ]; then
+        store_dir=$(mktemp -d)
+        store_args="--chan.embedded-store.directory=$store_dir --chan.embedded-store.port=$store_port"
+        [ -n "${BENCH_DATASOURCE_URL:-}" ] && store_args="--spring.datasource.url=$BENCH_DATASOURCE_URL"
+    else
+        store_args="--spring.profiles.active=postgres --spring.datasource.url=$jdbc --spring.datasource.username=$pg_user"
+        store_args="$store_args --spring.datasource.password=$PGPASSWORD"
+    fi
+    began=$(date +%s%N)
+    # shellcheck disable=SC2086 # the store's arguments are words
     "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
-        -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
-        --server.port="$service_port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
-        --spring.datasource.password="$PGPASSWORD" --chan.ledger.group-commit="$group_commit" \
+        -jar "$jar" $store_args \
+        --server.port="$service_port" --chan.ledger.group-commit="$group_commit" \
         --server.tomcat.threads.max=200 --logging.level.root=WARN "$@" \
         > "/tmp/voucher-bench-service-$service_port.log" 2>&1 &
     service_pid="$service_pid $!"
@@ -48,17 +78,39 @@ start_service() { # port group-commit extra-args...
         curl -fs "http://127.0.0.1:$service_port/actuator/health" >/dev/null 2>&1 && break
         sleep 1
     done
+    if [ "$store" = embedded ]; then
+        echo "start-up: $(( ($(date +%s%N) - began) / 1000000 )) ms to a healthy service"
+        if [ -f "$store_dir/postgres/postmaster.pid" ]; then
+            local postmaster
+            postmaster=$(head -n 1 "$store_dir/postgres/postmaster.pid")
+            store_pids="$postmaster $(ps -o pid= --ppid "$postmaster" | tr '\n' ' ')"
+        fi
+        memory
+    fi
 }
-cpu_ticks() { # the user + system clock ticks of the service processes
-    local total=0 pid
+memory() { # resident memory of the service and of its database's processes (PSS: shared pages split among them)
+    local pid rss=0 pss=0
     for pid in $service_pid; do
-        total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat") ))
+        echo "service JVM RSS: $(( $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status") / 1024 )) MiB"
+    done
+    [ -z "$store_pids" ] && return
+    for pid in $store_pids; do
+        rss=$(( rss + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0) ))
+        pss=$(( pss + $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0) ))
+    done
+    echo "database: $(echo $store_pids | wc -w) processes, RSS $(( rss / 1024 )) MiB summed, PSS $(( pss / 1024 )) MiB"
+}
+cpu_ticks() { # the clock ticks of the service's processes and its database's, with their children's that ended
+    local total=0 pid
+    for pid in $service_pid $store_pids; do
+        [ -r "/proc/$pid/stat" ] || continue
+        total=$(( total + $(sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13 + $14 + $15}') ))
     done
     echo "$total"
 }
 
-for mode in ${BENCH_MODES:-true false two}; do
-    $pg -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+for mode in $modes; do
+    [ "$store" = postgres ] && $pg -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
     service_pid=
     if [ "$mode" = two ]; then
         start_service "$port" true
@@ -75,7 +127,7 @@ for mode in ${BENCH_MODES:-true false two}; do
     ticks_before=$(cpu_ticks)
     bench_out=$(mktemp)
     "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.bench.VoucherAdmissionBench \
-        "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" "$service_pid" "$(getconf CLK_TCK)" \
+        "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" "$service_pid $store_pids" "$(getconf CLK_TCK)" \
         | tee "$bench_out"
     ticks=$(( $(cpu_ticks) - ticks_before ))
     # every voucher sent, the bench's warm-up round (a quarter of a level, at least 1,000) included
@@ -84,8 +136,13 @@ for mode in ${BENCH_MODES:-true false two}; do
     awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$sent" 'BEGIN {
         printf "\nservice CPU: %.1f s for %d vouchers (warm-up included): %.3f ms per voucher\n", t / hz, n, 1000 * t / hz / n }'
     rm -f "$bench_out"
+    [ "$store" = embedded ] && memory
     kill $service_pid; wait $service_pid 2>/dev/null || true; service_pid=
+    store_pids=
+    [ -n "$store_dir" ] && rm -rf "$store_dir"
+    store_dir=
 done
+[ "$store" = embedded ] && exit 0
 
 # Baseline: one INSERT of an event-sized row per transaction, autocommit, same concurrency.
 $pg -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"

@@ -53,6 +53,14 @@ if [ "${CHAN_SKIP_BUILD:-}" != 1 ] || [ ! -f ledger-api/target/ledger-api-0.1.0-
     echo "building the service"
     ./mvnw -B -q -DskipTests install
 fi
+# the embedded PostgreSQL of a run whose service was killed outlives it: stop it before its files go
+if [ -f "$data/postgres/postmaster.pid" ]; then
+    stale_pid=$(head -n 1 "$data/postgres/postmaster.pid")
+    if [ -n "$stale_pid" ] && [ "$(cat "/proc/$stale_pid/comm" 2>/dev/null)" = postgres ]; then
+        kill "$stale_pid"
+        for _ in $(seq 1 30); do kill -0 "$stale_pid" 2>/dev/null || break; sleep 1; done
+    fi
+fi
 rm -rf "$data"
 mkdir -p "$data"
 
@@ -70,7 +78,7 @@ echo "starting the service on $public (log: $data/service.log)"
 CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL=$public CHAN_ADMIN_TOKEN=$admin_token \
     "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar \
     --spring.profiles.active=devnet --server.port="$port" \
-    --spring.datasource.url="jdbc:h2:file:./$data/chan-ledger;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH" \
+    --chan.embedded-store.directory="./$data" \
     > "$data/service.log" 2>&1 &
 service_pid=$!
 for _ in $(seq 1 120); do

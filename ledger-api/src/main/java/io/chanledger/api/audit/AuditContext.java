@@ -2,6 +2,8 @@ package io.chanledger.api.audit;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.config.embedded.EmbeddedStoreConfiguration;
+import io.chanledger.api.config.embedded.EmbeddedStoreProperties;
 import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.projections.rebuild.EventTable;
 import java.util.List;
@@ -17,15 +19,17 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 
 /**
- * The little of the service an audit needs: the database, the chain settings and the contract's
- * starting fee. No web server, no event processors, no chain listener, no migrations: an audit
+ * The little of the service an audit needs: the database (on the default profile, the embedded
+ * store's server, started for the audit while the service is stopped), the chain settings and the
+ * contract's starting fee. No web server, no event processors, no chain listener, no migrations: an audit
  * reads and never writes. Settings come from the same files, profiles and environment as the
  * service's.
  */
 @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
         TransactionAutoConfiguration.class})
-@EnableConfigurationProperties({ChainProperties.class, ProtocolProperties.class})
-@Import({EventTable.class, EventExport.class, LedgerChannels.class, ContractSettingsHistory.class})
+@EnableConfigurationProperties({ChainProperties.class, ProtocolProperties.class, EmbeddedStoreProperties.class})
+@Import({EmbeddedStoreConfiguration.class, EventTable.class, EventExport.class, LedgerChannels.class,
+        ContractSettingsHistory.class})
 final class AuditContext {
 
     private AuditContext() {

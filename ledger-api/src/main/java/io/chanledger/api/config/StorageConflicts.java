@@ -7,8 +7,8 @@ import org.axonframework.modelling.command.ConcurrencyException;
 
 /**
  * What counts as a write conflict between instances: another instance appended an event at the
- * same sequence number of the same aggregate first. PostgreSQL and H2 both report the violated
- * unique key as SQLSTATE 23505; the vendor error codes Axon's default resolver compares are 0 on
+ * same sequence number of the same aggregate first. PostgreSQL reports the violated unique key
+ * as SQLSTATE 23505; the vendor error codes Axon's default resolver compares are 0 on
  * PostgreSQL, which made every conflict an unexplained storage failure.
  */
 public final class StorageConflicts implements PersistenceExceptionResolver {

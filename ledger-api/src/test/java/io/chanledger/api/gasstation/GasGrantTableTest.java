@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-/** The gas_grant table on the embedded store (H2 in PostgreSQL mode), migrated by Flyway like the application's. */
+/** The gas_grant table on an in-memory database (H2 in PostgreSQL mode, no server), migrated by Flyway like the application's. */
 class GasGrantTableTest {
 
     private static final String WALLET = "0x5315f457a01c71a5d7ee87da126af57e8cdeda47";

@@ -18,20 +18,18 @@ import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The marketplace's migrations and queries on the default profile's embedded store (H2 in
- * PostgreSQL mode): registration, approval, health checks, the lists, the directory history and
+ * The marketplace's migrations and queries on the default profile's embedded store (the PostgreSQL
+ * server the service starts itself): registration, approval, health checks, the lists, the directory history and
  * the shipped skills.
  */
 class MarketplaceOnEmbeddedStoreTest {
 
     @Test
     void theMarketplaceWorksOnTheEmbeddedStore(@TempDir Path dataDir) {
-        String url = "jdbc:h2:file:" + dataDir.resolve("chan-ledger")
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
         DigestSigner wallet = Registrations.newWallet("embedded");
         try (StubProvider stub = new StubProvider(wallet.address()).price("embedded-chat", "0.001", "0.002");
              ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class).run(
-                     "--server.port=0", "--spring.datasource.url=" + url,
+                     "--server.port=0", "--chan.embedded-store.directory=" + dataDir,
                      SecretsFile.argument(dataDir, Map.of("chan.admin.token", Registrations.ADMIN_TOKEN)),
                      "--chan.marketplace.allow-private-addresses=true", "--chan.marketplace.health.interval=300ms",
                      "--chan.marketplace.health.jitter=10ms", "--chan.marketplace.health.failures-before-offline=1")) {

@@ -44,12 +44,19 @@ public final class ServiceCpu {
         return ticks * 1000.0 / ticksPerSecond;
     }
 
-    /** User and system clock ticks (fields 14 and 15 of /proc/PID/stat). */
+    /**
+     * User and system clock ticks, the process's own and those of its children that ended (fields 14
+     * to 17 of /proc/PID/stat): a database server's connections and workers are its children. A
+     * process that has ended counts nothing here; its ticks are its parent's by then.
+     */
     private static long ticks(Path stat) {
         try {
             String text = Files.readString(stat);
             String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
+                    + Long.parseLong(fields[14]);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return 0;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,7 +12,7 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The watchtower's claim table on the embedded store (H2 in PostgreSQL mode), migrated by Flyway. */
+/** The watchtower's claim table on an in-memory database (H2 in PostgreSQL mode, no server), migrated by Flyway. */
 class ClaimStoreTest {
 
     private static final String CHANNEL = "0x" + "42".repeat(32);

@@ -8,7 +8,7 @@ import java.util.StringJoiner;
 /**
  * Multi-row statements: a whole batch of rows in a few statements instead of one statement per
  * row, which is where a per-event read model spends its time on PostgreSQL. The SQL is standard
- * (multi-row {@code INSERT}, {@code MERGE} on a {@code VALUES} list) and runs on H2 as well.
+ * (multi-row {@code INSERT}, {@code MERGE} on a {@code VALUES} list) and runs on the handler tests' H2 as well.
  * Column types are spelled out because a {@code VALUES} list of parameters has none of its own.
  */
 public final class MultiRow {

@@ -15,7 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL and on H2. */
+/** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL, and on H2 in handler tests. */
 public final class Sql {
 
     /** Keys per {@code IN (...)} list: far below PostgreSQL's 32767 bind parameters. */
@@ -55,7 +55,8 @@ public final class Sql {
      * {@code TRUNCATE}: a rebuild then writes into a fresh table and fresh indexes, not past the
      * dead row versions a {@code DELETE} leaves behind until a vacuum (which made the rebuild's
      * inserts half again as dear). Readers on other connections wait for the reset's commit, a
-     * moment. Elsewhere with {@code DELETE}, since H2's {@code TRUNCATE} commits the transaction.
+     * moment. Elsewhere (the handler tests' H2) with {@code DELETE}, since H2's {@code TRUNCATE}
+     * commits the transaction.
      */
     public static void clear(JdbcTemplate jdbc, String table) {
         jdbc.update((CopyRows.postgres(jdbc) ? "TRUNCATE TABLE " : "DELETE FROM ") + table);

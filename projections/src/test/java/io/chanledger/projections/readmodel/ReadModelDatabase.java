@@ -12,9 +12,8 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A fresh in-memory database per test, in the mode of the embedded store (H2 as PostgreSQL), with
- * the service's own read-model migrations applied: the handlers are tested on the real schema,
- * and the schema is proven to run on H2 as well as on PostgreSQL.
+ * A fresh in-memory database per test (H2 in PostgreSQL mode, which needs no server), with the
+ * service's own read-model migrations applied: the handlers are tested on the real schema.
  */
 public final class ReadModelDatabase {
 

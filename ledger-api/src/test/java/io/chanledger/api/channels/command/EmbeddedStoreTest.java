@@ -1,6 +1,7 @@
 package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.LedgerApplication;
@@ -20,27 +21,29 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The default profile (README's run command) starts on the embedded file store: every migration
- * must run there too, and the ledger must work on it.
+ * The default profile (README's run command) starts on the embedded store, a PostgreSQL server the
+ * service runs itself with its data in the data folder: every migration runs there, the ledger works
+ * on it, and it commits as durably as the production store.
  */
 class EmbeddedStoreTest {
 
     @Test
-    void theDefaultProfileRunsTheLedgerOnAnEmbeddedFileStore(@TempDir Path dataDir) {
+    void theDefaultProfileRunsTheLedgerOnAnEmbeddedPostgresThatCommitsDurably(@TempDir Path dataDir) throws Exception {
         DigestSigner consumer = TestKeys.wallet("consumer-1");
         DigestSigner provider = TestKeys.wallet("provider-1");
-        String url = "jdbc:h2:file:" + dataDir.resolve("chan-ledger")
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
+        long serverPid;
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
-                .run("--server.port=0", "--spring.datasource.url=" + url)) {
+                .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir)) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
             String channelId = Channels.open(app.getBean(CommandGateway.class), consumer, provider,
                     BigInteger.valueOf(1_000_000), Instant.now().getEpochSecond() + 3_600);
@@ -54,19 +57,35 @@ class EmbeddedStoreTest {
                     Instant.now().getEpochSecond()));
             assertThat(read.json().path("highestVoucher").path("amount").asText()).as(read.body()).isEqualTo("42");
             assertThat(Http.get(base + "/actuator/health").json().path("status").asText()).isEqualTo("UP");
+
+            // an acknowledged commit is on disk: the library's test-database defaults are overridden
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            assertThat(jdbc.queryForObject("SELECT version()", String.class)).startsWith("PostgreSQL");
+            assertThat(jdbc.queryForObject("SHOW synchronous_commit", String.class)).isEqualTo("on");
+            assertThat(jdbc.queryForObject("SHOW fsync", String.class)).isEqualTo("on");
+            assertThat(jdbc.queryForObject("SHOW full_page_writes", String.class)).isEqualTo("on");
+            assertThat(jdbc.queryForObject("SHOW listen_addresses", String.class)).isEqualTo("127.0.0.1");
+            serverPid = Long.parseLong(Files.readAllLines(dataDir.resolve("postgres").resolve("postmaster.pid"))
+                    .getFirst().trim());
+
+            // a second service on the same data folder would start a second server on the same files
+            assertThatThrownBy(() -> new SpringApplicationBuilder(LedgerApplication.class)
+                    .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir).close())
+                    .hasStackTraceContaining("is in use by another running service");
         }
-        assertThat(Files.exists(dataDir.resolve("chan-ledger.mv.db"))).isTrue();
+        assertThat(Files.isDirectory(dataDir.resolve("postgres"))).isTrue();
+        // a normal stop stops the server (it removes its pid file a moment before its process is gone)
+        assertThat(Files.exists(dataDir.resolve("postgres").resolve("postmaster.pid"))).isFalse();
+        ProcessHandle.of(serverPid).ifPresent(server -> server.onExit().orTimeout(10, TimeUnit.SECONDS).join());
     }
 
     @Test
     void aReplayOnTheEmbeddedStoreRebuildsTheSameReadModels(@TempDir Path dataDir) throws Exception {
         DigestSigner consumer = TestKeys.wallet("consumer-2");
         DigestSigner provider = TestKeys.wallet("provider-2");
-        String url = "jdbc:h2:file:" + dataDir.resolve("chan-ledger")
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
         // one row in memory: the rebuild writes rows while it folds and reads some back
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
-                .run("--server.port=0", "--spring.datasource.url=" + url,
+                .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir,
                         SecretsFile.argument(dataDir, Map.of("chan.admin.token", "embedded-admin")),
                         "--chan.read-models.rebuild-rows-in-memory=1", "--chan.read-models.rebuild-rows-per-write=1")) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
