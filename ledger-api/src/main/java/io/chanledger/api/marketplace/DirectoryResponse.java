@@ -45,7 +45,10 @@ record DirectoryResponse(
             @Schema(description = "agents' clients' reports of paid requests over the telemetry window")
             Telemetry telemetry,
             @Schema(nullable = true, minimum = "0", maximum = "1", description = "from feedback, telemetry and "
-                    + "health checks (docs/api.md, Quality score); null while unknown") BigDecimal qualityScore) {
+                    + "health checks (docs/api.md, Quality score); null while unknown") BigDecimal qualityScore,
+            @Schema(nullable = true, format = "uri") String logoUrl,
+            @Schema(nullable = true, format = "uri") String website,
+            @Schema(nullable = true) Boolean supportsStreaming) {
     }
 
     @Schema(name = "DirectoryTelemetry")

@@ -136,7 +136,8 @@ class ProviderListing {
         return new ProvidersResponse.Provider(row.providerId(), row.name(), row.description(), row.apiUrl(),
                 Hex.toChecksumAddress(row.address()), row.category(), chainId,
                 new ProvidersResponse.Status(row.online(), millis(view.health().lastChecked()), view.health().latencyMs()),
-                models(view.models()), properties.providerProtocol(), agentDocsUrl(row), view.qualityScore());
+                models(view.models()), properties.providerProtocol(), agentDocsUrl(row), view.qualityScore(),
+                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
     }
 
     /** What agents read before their first request, and what the health checks verify. */
@@ -170,7 +171,8 @@ class ProviderListing {
                 models(view.models()),
                 view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
                         .toList(),
-                feedback(view.feedback()), telemetry(view.telemetry()), view.qualityScore());
+                feedback(view.feedback()), telemetry(view.telemetry()), view.qualityScore(),
+                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
     }
 
     private DirectoryResponse.Telemetry telemetry(TelemetrySummary summary) {

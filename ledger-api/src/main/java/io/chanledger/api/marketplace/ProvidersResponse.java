@@ -44,7 +44,10 @@ record ProvidersResponse(
                     + "its health checks verify") String docsUrl,
             @Schema(nullable = true, minimum = "0", maximum = "1", description = "from agents' feedback, their "
                     + "clients' telemetry and the health checks (docs/api.md, Quality score); null while unknown")
-            @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore) {
+            @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore,
+            @Schema(format = "uri", description = "the provider's logo, when it gave one") String logoUrl,
+            @Schema(format = "uri", description = "the provider's website, when it gave one") String website,
+            @Schema(description = "whether it streams answers (stream: true), when it said") Boolean supportsStreaming) {
     }
 
     @Schema(name = "ProviderStatus")

@@ -1,6 +1,7 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Reads the whole directory in seven queries (providers with health and contact, models, history,
+ * Reads the whole directory in seven queries (providers with health, contact and profile, models, history,
  * agents' reports over the last {@code feedbackWindow} counted per provider, their clients' reports
  * of paid requests over the last {@code telemetryWindow} aggregated per provider and by failed
  * status, the health checks of the last hour counted per provider).
@@ -85,9 +86,10 @@ public class CatalogReader {
                     checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
         List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
-                + "h.last_error, c.contact FROM marketplace_provider p "
+                + "h.last_error, c.contact, f.logo_url, f.website, f.supports_streaming FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
-                + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id", (rs, n) -> {
+                + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id "
+                + "LEFT JOIN marketplace_provider_profile f ON f.provider_id = p.provider_id", (rs, n) -> {
                     ProviderRow row = JdbcProviderDirectoryStore.row(rs);
                     long latency = rs.getLong("latency_ms");
                     Long latencyMs = rs.wasNull() ? null : latency;
@@ -97,7 +99,8 @@ public class CatalogReader {
                     return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
                             rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()),
                             feedback.get(row.providerId()), telemetry.get(row.providerId()),
-                            checks.get(row.providerId()));
+                            checks.get(row.providerId()), new ProviderProfile(rs.getString("logo_url"),
+                                    rs.getString("website"), rs.getObject("supports_streaming", Boolean.class)));
                 });
         return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
     }

@@ -1,6 +1,7 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -10,11 +11,12 @@ import java.util.List;
  * directory row, its models (ordered by id), the last health check, the contact given at
  * registration, the latest status history (oldest first), agents' reports over the feedback
  * window, their clients' reports of paid requests over the telemetry window, the health checks of
- * the last hour, and the quality score computed from these three.
+ * the last hour, the quality score computed from these three, and the profile it registered
+ * (logo, website, streaming).
  */
 public record ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
                            List<HistoryEntry> history, FeedbackSummary feedback, TelemetrySummary telemetry,
-                           CheckSummary checks) {
+                           CheckSummary checks, ProviderProfile profile) {
 
     /** The last poll; {@code latencyMs} is the last successful one's. Null before the first check. */
     public record Health(Instant lastChecked, Long latencyMs, int consecutiveFailures, String lastError) {
@@ -26,12 +28,13 @@ public record ProviderView(ProviderRow row, List<ModelPrice> models, Health heal
         feedback = feedback == null ? FeedbackSummary.NONE : feedback;
         telemetry = telemetry == null ? TelemetrySummary.NONE : telemetry;
         checks = checks == null ? CheckSummary.NONE : checks;
+        profile = profile == null ? ProviderProfile.NONE : profile;
     }
 
     /** A provider nothing was observed of yet (no telemetry, no health checks counted). */
     public ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
                         List<HistoryEntry> history, FeedbackSummary feedback) {
-        this(row, models, health, contact, history, feedback, null, null);
+        this(row, models, health, contact, history, feedback, null, null, null);
     }
 
     /** 0 to 1, null while nothing is known ({@link QualityScore}). */
