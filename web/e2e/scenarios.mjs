@@ -80,6 +80,10 @@ const registerAndApprove = {
 
     await page.fill('input[name=apiUrl]', stub.url);
     await page.fill('input[name=contact]', 'e2e@example.test');
+    await page.fill('input[name=contactEmail]', 'ops@example.test');
+    await page.fill('input[name=logoUrl]', `${stub.url}/logo.svg`);
+    await page.fill('input[name=website]', 'https://provider.example.test');
+    await page.check('input[name=supportsStreaming]');
     await shot(page, env, 'become-a-provider');
     await page.click('button[name=register]');
     await page.locator('[data-testid=registration-result]').waitFor({ timeout: 20_000 });
@@ -127,6 +131,10 @@ const browseAndFilter = {
       const listed = await rows.first().textContent();
       expect(listed.includes('0.000150 in / 0.000600 out per 1k tokens'), 'the token price is not shown');
       expect(listed.includes('0.002000 per request'), 'the flat model is not shown at its price per request');
+      // the provider's logo, from its own server
+      const logo = rows.first().locator('img.provider-logo');
+      await logo.waitFor();
+      await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await logo.elementHandle());
     }
     await page.fill('input[name=model]', 'no-such-model-anywhere');
     await page.waitForFunction(() => document.querySelectorAll('table.providers tbody tr').length === 0);
@@ -209,7 +217,17 @@ const providerPage = {
       });
       expect(answer.status === 202, `feedback answered ${answer.status}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the directory publishes feedback in batches
+    // four paid requests as the agent client reports them: one failed with 502
+    for (const [client, latencyMs, httpStatus, costUsdc] of [['198.51.100.31', 120, 200, '0.0042'],
+      ['198.51.100.32', 240, 200, 0.0015], ['198.51.100.33', 360, 200, '0.01'], ['198.51.100.34', 900, 502, '0']]) {
+      const answer = await fetch(`${env.baseUrl}/api/telemetry`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+        body: JSON.stringify({ providerId: id, latencyMs, httpStatus, costUsdc, protocol: 'chan',
+          timestamp: new Date().toISOString(), agentId: `e2e-agent-${client}` }),
+      });
+      expect(answer.status === 202, `telemetry answered ${answer.status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the directory publishes feedback in batches and telemetry
     await page.goto(`${env.baseUrl}/providers/${id}`);
     await page.locator('[data-testid=pricing]').waitFor();
     expect((await page.textContent('[data-testid=pricing]')).includes(`${state.modelToken}-chat`), 'the model is not in the table');
@@ -221,6 +239,12 @@ const providerPage = {
     const feedback = await page.textContent('[data-testid=feedback]');
     expect(feedback.includes('67 %') && feedback.includes('3 reports') && feedback.includes('timeout 1'),
       `the feedback card shows ${feedback}`);
+    const telemetry = await page.textContent('[data-testid=telemetry]');
+    expect(telemetry.includes('4 requests') && telemetry.includes('p50 240 ms · p95 900 ms') && telemetry.includes('25 %')
+      && telemetry.includes('HTTP 502: 1') && telemetry.includes('0.015700 USDC'), `the telemetry card shows ${telemetry}`);
+    const quality = (await page.textContent('[data-testid=quality-score]')).trim();
+    expect(/^0\.\d\d$|^1\.00$/.test(quality), `the quality score shows ${quality}`);
+    expect((await page.textContent('[data-testid=website]')).includes('provider.example.test'), 'the website is not shown');
     // the health checks since the registration, drawn by uPlot
     await page.locator('[data-testid=latency-chart] canvas').waitFor();
     await shot(page, env, 'provider');

@@ -1,6 +1,6 @@
 // A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing and
 // /v1/models the way the service's connection test and health checks expect, and GET /v1/docs
-// with at least the 100 characters the marketplace requires of a listed provider.
+// with at least the 100 characters the marketplace requires of a listed provider; its logo at /logo.svg.
 import { createServer } from 'node:http';
 
 export async function startStubProvider(address, models) {
@@ -18,6 +18,10 @@ export async function startStubProvider(address, models) {
       response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
       response.end('Stub provider for the web pages end-to-end tests. It answers chat completions for its models, '
         + 'paid per request with vouchers of a payment channel; see /v1/pricing for the prices.\n');
+      return;
+    } else if (path === '/logo.svg') {
+      response.writeHead(200, { 'content-type': 'image/svg+xml' });
+      response.end('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect width="32" height="32" fill="#2a7"/></svg>');
       return;
     } else {
       response.writeHead(404, { 'content-type': 'application/json' });

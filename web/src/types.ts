@@ -40,6 +40,24 @@ export interface DirectoryProvider {
   models: Model[];
   history: { at: string; event: string; detail?: string | null }[];
   feedback?: ProviderFeedback;
+  telemetry?: ProviderTelemetry;
+  /** 0 to 1 from feedback, telemetry and health checks (docs/api.md, Quality score); null while unknown. */
+  qualityScore?: number | null;
+  logoUrl?: string | null;
+  website?: string | null;
+  supportsStreaming?: boolean | null;
+}
+
+/** Agents' clients' reports of paid requests over the rolling window (POST /api/telemetry). */
+export interface ProviderTelemetry {
+  window: string;
+  requests: number;
+  failures: number;
+  failureRate: number | null;
+  failuresByStatus: Record<string, number>;
+  latencyMs: { p50: number | null; p95: number | null };
+  /** USDC base units, a decimal string of an integer. */
+  paidVolume: string;
 }
 
 /** Agents' reports on a provider over the rolling window (POST /api/feedback). */

@@ -9,9 +9,10 @@ interface Outcome { id: string; providerAddress: string; approval: string; onlin
 interface Form {
   name: string; description: string; apiUrl: string; category: string; additionalCategories: string[];
   tier: 'community' | 'bittensor'; hotkey: string; uid: string; contact: string; docsUrl: string;
+  contactEmail: string; logoUrl: string; website: string; supportsStreaming: boolean;
 }
 
-const EMPTY: Form = { name: '', description: '', apiUrl: '', category: 'llm', additionalCategories: [], tier: 'community', hotkey: '', uid: '', contact: '', docsUrl: '' };
+const EMPTY: Form = { name: '', description: '', apiUrl: '', category: 'llm', additionalCategories: [], tier: 'community', hotkey: '', uid: '', contact: '', docsUrl: '', contactEmail: '', logoUrl: '', website: '', supportsStreaming: false };
 
 /** A fresh registration nonce: 16 random bytes in hex (the service takes each once per address). */
 function newNonce(): string {
@@ -67,6 +68,10 @@ export function BecomeProvider() {
       }
       if (form.contact.trim()) body.contact = form.contact.trim();
       if (form.docsUrl.trim()) body.docsUrl = form.docsUrl.trim();
+      if (form.contactEmail.trim()) body.contactEmail = form.contactEmail.trim();
+      if (form.logoUrl.trim()) body.logoUrl = form.logoUrl.trim();
+      if (form.website.trim()) body.website = form.website.trim();
+      body.supportsStreaming = form.supportsStreaming;
       setOutcome(await sendJson<Outcome>('POST', '/api/directory/providers', body));
     } catch (e) {
       if (e instanceof ApiError && e.code === 'connection_test_failed') {
@@ -134,7 +139,11 @@ export function BecomeProvider() {
             <label>UID<input name="uid" inputMode="numeric" value={form.uid} aria-invalid={!!fieldErrors.uid} onInput={(e) => set('uid', e.currentTarget.value)} />{fieldError('uid')}</label>
           </>}
           <label>Contact (optional, kept off the event log)<input name="contact" value={form.contact} aria-invalid={!!fieldErrors.contact} onInput={(e) => set('contact', e.currentTarget.value)} />{fieldError('contact')}</label>
+          <label>Contact e-mail (optional, kept off the event log, for the operator only)<input name="contactEmail" type="email" value={form.contactEmail} aria-invalid={!!fieldErrors.contactEmail} onInput={(e) => set('contactEmail', e.currentTarget.value)} />{fieldError('contactEmail')}</label>
           <label>Documentation URL (optional)<input name="docsUrl" value={form.docsUrl} aria-invalid={!!fieldErrors.docsUrl} onInput={(e) => set('docsUrl', e.currentTarget.value)} />{fieldError('docsUrl')}</label>
+          <label>Logo URL (optional, shown in the marketplace)<input name="logoUrl" value={form.logoUrl} aria-invalid={!!fieldErrors.logoUrl} onInput={(e) => set('logoUrl', e.currentTarget.value)} />{fieldError('logoUrl')}</label>
+          <label>Website (optional)<input name="website" value={form.website} aria-invalid={!!fieldErrors.website} onInput={(e) => set('website', e.currentTarget.value)} />{fieldError('website')}</label>
+          <label class="checkbox"><input name="supportsStreaming" type="checkbox" checked={form.supportsStreaming} onChange={(e) => set('supportsStreaming', e.currentTarget.checked)} /> Streams answers (<code>stream: true</code>){fieldError('supportsStreaming')}</label>
         </div>
         <div class="card">
           <h2>3. Sign and submit</h2>

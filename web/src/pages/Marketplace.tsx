@@ -75,7 +75,7 @@ export function Marketplace({ search }: { search: string }) {
           <p class="count" data-testid="provider-count">{shown.length} of {directory.filter((p) => p.approval.state === 'approved').length} listed providers</p>
           <table class="providers">
             <thead>
-              <tr><th>Provider</th><th>Category</th><th>Tier</th><th>Score</th><th>Status</th><th>Models and prices (USDC)</th></tr>
+              <tr><th>Provider</th><th>Category</th><th>Tier</th><th>Score</th><th>Quality</th><th>Status</th><th>Models and prices (USDC)</th></tr>
             </thead>
             <tbody>
               {shown.map((p) => <ProviderRow key={p.id} provider={p} />)}
@@ -91,10 +91,14 @@ export function Marketplace({ search }: { search: string }) {
 function ProviderRow({ provider: p }: { provider: DirectoryProvider }) {
   return (
     <tr data-provider-id={p.id}>
-      <td><a href={`/providers/${encodeURIComponent(p.id)}`} class="provider-name">{p.name}</a></td>
+      <td>
+        {p.logoUrl && <ProviderLogo url={p.logoUrl} />}
+        <a href={`/providers/${encodeURIComponent(p.id)}`} class="provider-name">{p.name}</a>
+      </td>
       <td>{p.category}</td>
       <td>{p.tier}</td>
       <td>{p.score === null ? '—' : p.score.toFixed(2)}</td>
+      <td data-testid="quality-score">{qualityText(p.qualityScore)}</td>
       <td>
         <span class={`dot ${p.status.online ? 'online' : 'offline'}`} title={p.status.online ? 'online' : 'offline'} />
         {p.status.online ? 'online' : 'offline'}
@@ -103,6 +107,19 @@ function ProviderRow({ provider: p }: { provider: DirectoryProvider }) {
       <td><ul class="models">{p.models.map((m) => <li><ModelPrice model={m} /></li>)}</ul></td>
     </tr>
   );
+}
+
+/** A provider's logo from its own server; hidden when it does not load, so a broken image never shows. */
+export function ProviderLogo({ url, size = 24 }: { url: string; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return null;
+  return <img class="provider-logo" src={url} alt="" width={size} height={size} loading="lazy"
+    referrerpolicy="no-referrer" onError={() => setFailed(true)} />;
+}
+
+/** The quality score with two decimals, or a dash while it is unknown. */
+export function qualityText(score: number | null | undefined): string {
+  return score === null || score === undefined ? '—' : score.toFixed(2);
 }
 
 export function ModelPrice({ model, showId = true }: { model: Model; showId?: boolean }) {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
-import type { DirectoryProvider, ProviderFeedback, Signing } from '../types';
+import type { DirectoryProvider, ProviderFeedback, ProviderTelemetry, Signing } from '../types';
+import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
-import { ModelPrice } from './Marketplace';
+import { ModelPrice, ProviderLogo, qualityText } from './Marketplace';
 
 interface LatencyHistory { samples: { at: string; latencyMs?: number | null; ok: boolean }[] }
 
@@ -28,7 +29,7 @@ export function ProviderPage({ id }: { id: string }) {
   const docsUrl = p.docsUrl ?? `${p.apiUrl.replace(/\/$/, '')}/v1/docs`;
   return (
     <section>
-      <h1>{p.name}</h1>
+      <h1>{p.logoUrl && <ProviderLogo url={p.logoUrl} size={40} />}{p.name}</h1>
       <p class="lead">{p.description}</p>
       <div class="grid">
         <div class="card">
@@ -38,6 +39,9 @@ export function ProviderPage({ id }: { id: string }) {
             <dt>Category</dt><dd>{[p.category, ...(p.additionalCategories ?? [])].join(', ')}</dd>
             <dt>Tier</dt><dd>{p.tier}</dd>
             <dt>Score</dt><dd>{p.score === null ? '—' : p.score.toFixed(2)}</dd>
+            <dt>Quality</dt><dd data-testid="quality-score">{qualityText(p.qualityScore)}</dd>
+            <dt>Streaming</dt><dd>{p.supportsStreaming == null ? '—' : p.supportsStreaming ? 'yes' : 'no'}</dd>
+            {p.website && <><dt>Website</dt><dd><a href={p.website} target="_blank" rel="noreferrer" data-testid="website">{p.website}</a></dd></>}
             <dt>API</dt><dd><code>{p.apiUrl}</code></dd>
             <dt>Wallet</dt><dd><code>{p.providerAddress}</code></dd>
             <dt>Registered</dt><dd>{formatTime(p.registeredAt)}</dd>
@@ -51,6 +55,7 @@ export function ProviderPage({ id }: { id: string }) {
         </div>
       </div>
       {p.feedback && <FeedbackCard feedback={p.feedback} />}
+      {p.telemetry && <TelemetryCard telemetry={p.telemetry} />}
       <div class="card">
         <h2>Latency, last 24 hours</h2>
         {latency && <LatencyChart history={latency} />}
@@ -117,7 +122,7 @@ function humanWindow(iso: string): string {
   const hours = /^PT(\d+)H$/.exec(iso);
   if (hours) {
     const h = Number(hours[1]);
-    return h % 24 === 0 ? `${h / 24} days` : `${h} hours`;
+    return h % 24 === 0 && h > 24 ? `${h / 24} days` : `${h} hours`;
   }
   return iso;
 }
@@ -132,5 +137,22 @@ function LatencyChart({ history }: { history: LatencyHistory }) {
       <LineChart testId="latency-chart" data={[xs, ms]} yLabel="ms" series={[{ label: 'latency (ms)', color: '#2a5bd7' }]} />
       <p class="muted">{history.samples.length} health checks{failed > 0 ? `, ${failed} failed (gaps)` : ''}.</p>
     </>
+  );
+}
+
+/** What agents' clients reported of their paid requests; the paid volume from integer base units. */
+function TelemetryCard({ telemetry: t }: { telemetry: ProviderTelemetry }) {
+  const failures = Object.entries(t.failuresByStatus);
+  return (
+    <div class="card" data-testid="telemetry">
+      <h2>Paid requests, as agents saw them</h2>
+      <p class="muted">Over the last {humanWindow(t.window)}: {t.requests} {t.requests === 1 ? 'request' : 'requests'}</p>
+      <dl class="facts">
+        <dt>Latency</dt><dd>{t.latencyMs.p50 == null ? '—' : `p50 ${t.latencyMs.p50} ms · p95 ${t.latencyMs.p95} ms`}</dd>
+        <dt>Failed</dt><dd>{t.requests === 0 ? '—' : `${Math.round((t.failures * 100) / t.requests)} %`}
+          {failures.length > 0 && <span class="muted"> ({failures.map(([status, n]) => `HTTP ${status}: ${n}`).join(', ')})</span>}</dd>
+        <dt>Paid volume</dt><dd>{formatUsdc(baseUnits(t.paidVolume))} USDC</dd>
+      </dl>
+    </div>
   );
 }

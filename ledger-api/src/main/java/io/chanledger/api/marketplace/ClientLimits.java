@@ -41,6 +41,11 @@ class ClientLimits {
         admit(probeAlerts, request, "probe alerts");
     }
 
+    /** The client address the limits count by. */
+    String clientOf(HttpServletRequest request) {
+        return ClientAddress.of(request, clientIpHeader);
+    }
+
     private void admit(ClientRateLimiter limiter, HttpServletRequest request, String what) {
         Duration wait = limiter.acquire(ClientAddress.of(request, clientIpHeader));
         if (!wait.isZero()) {

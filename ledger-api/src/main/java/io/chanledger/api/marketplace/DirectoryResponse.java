@@ -3,6 +3,7 @@ package io.chanledger.api.marketplace;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,34 @@ record DirectoryResponse(
             DirectoryStatus status,
             List<ProvidersResponse.Model> models,
             @Schema(description = "latest status history, oldest first") List<History> history,
-            @Schema(description = "agents' reports on the provider over the feedback window") Feedback feedback) {
+            @Schema(description = "agents' reports on the provider over the feedback window") Feedback feedback,
+            @Schema(description = "agents' clients' reports of paid requests over the telemetry window")
+            Telemetry telemetry,
+            @Schema(nullable = true, minimum = "0", maximum = "1", description = "from feedback, telemetry and "
+                    + "health checks (docs/api.md, Quality score); null while unknown") BigDecimal qualityScore,
+            @Schema(nullable = true, format = "uri") String logoUrl,
+            @Schema(nullable = true, format = "uri") String website,
+            @Schema(nullable = true) Boolean supportsStreaming) {
+    }
+
+    @Schema(name = "DirectoryTelemetry")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Telemetry(
+            @Schema(description = "the rolling window aggregated, ISO-8601", example = "PT24H") String window,
+            long requests,
+            @Schema(description = "requests answered with HTTP 400 or above") long failures,
+            @Schema(nullable = true, minimum = "0", maximum = "1", description = "failures / requests; null without "
+                    + "requests") BigDecimal failureRate,
+            @Schema(description = "failed requests by HTTP status", example = "{\"502\": 2}")
+            Map<String, Long> failuresByStatus,
+            @Schema(description = "latency agents observed, milliseconds") Latency latencyMs,
+            @Schema(description = "what agents reported paying, USDC base units (6 decimals), decimal string",
+                    example = "4200") BigInteger paidVolume) {
+    }
+
+    @Schema(name = "DirectoryTelemetryLatency")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Latency(@Schema(nullable = true) Long p50, @Schema(nullable = true) Long p95) {
     }
 
     @Schema(name = "DirectoryFeedback")

@@ -9,6 +9,7 @@ import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
 import io.chanledger.projections.marketplace.ProviderFeedbackStore;
 import io.chanledger.projections.marketplace.ProviderHealthStore;
+import io.chanledger.projections.marketplace.ProviderTelemetryStore;
 import java.time.Clock;
 import org.axonframework.config.ConfigurerModule;
 import org.springframework.context.annotation.Bean;
@@ -17,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Wires the Provider aggregate, the directory projection, the in-memory catalog built from it, and
- * the stores written beside the events (health checks, agents' feedback).
+ * the stores written beside the events (health checks, agents' feedback and telemetry).
  */
 @Configuration(proxyBeanMethods = false)
 class MarketplaceConfiguration {
@@ -30,7 +31,8 @@ class MarketplaceConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")
     MarketplaceCatalog marketplaceCatalog(JdbcTemplate jdbc, MarketplaceProperties properties, Clock clock) {
-        CatalogReader reader = new CatalogReader(jdbc, properties.historyLimit(), properties.feedback().window());
+        CatalogReader reader = new CatalogReader(jdbc, properties.historyLimit(), properties.feedback().window(),
+                properties.telemetry().window());
         return new MarketplaceCatalog(reader, clock, properties.catalog().debounce(), properties.catalog().pollInterval());
     }
 
@@ -47,6 +49,11 @@ class MarketplaceConfiguration {
     @Bean
     ProviderFeedbackStore providerFeedbackStore(JdbcTemplate jdbc) {
         return new ProviderFeedbackStore(jdbc);
+    }
+
+    @Bean
+    ProviderTelemetryStore providerTelemetryStore(JdbcTemplate jdbc) {
+        return new ProviderTelemetryStore(jdbc);
     }
 
     @Bean

@@ -1,5 +1,7 @@
 package io.chanledger.api.marketplace;
 
+import io.chanledger.domain.money.Usdc;
+import java.math.BigInteger;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -131,22 +133,42 @@ public record MarketplaceProperties(
     }
 
     /**
-     * Anonymous usage events: bodies of at most {@code maxBodyBytes} holding at most {@code maxEvents}
-     * events, counted under at most {@code maxEventNames} distinct names (the rest as {@code other});
-     * per client {@code capacity} posts at once, then one more every {@code refillInterval}.
+     * Usage events: bodies of at most {@code maxBodyBytes} holding at most {@code maxEvents} events,
+     * counted under at most {@code maxEventNames} distinct names (the rest as {@code other}); per
+     * client {@code capacity} posts at once, then one more every {@code refillInterval}. Reports of
+     * paid requests are aggregated per provider over {@code window} and published at most every
+     * {@code publishInterval}; one agent, and one client address, count at most
+     * {@code reportsPerSource} reports per provider per {@code sourcePeriod}; a report may claim a
+     * cost of at most {@code maxCostPerRequest} USDC.
      */
     public record Telemetry(
             @DefaultValue("16384") int maxBodyBytes,
             @DefaultValue("100") int maxEvents,
             @DefaultValue("50") int maxEventNames,
             @DefaultValue("60") int capacity,
-            @DefaultValue("1s") Duration refillInterval) {
+            @DefaultValue("1s") Duration refillInterval,
+            @DefaultValue("24h") Duration window,
+            @DefaultValue("30s") Duration publishInterval,
+            @DefaultValue("30") int reportsPerSource,
+            @DefaultValue("1h") Duration sourcePeriod,
+            @DefaultValue("10") String maxCostPerRequest) {
 
         public Telemetry {
-            if (maxBodyBytes < 1 || maxEvents < 1 || maxEventNames < 1) {
-                throw new IllegalArgumentException(
-                        "chan.marketplace.telemetry.max-body-bytes, max-events and max-event-names must be at least 1");
+            if (maxBodyBytes < 1 || maxEvents < 1 || maxEventNames < 1 || reportsPerSource < 1) {
+                throw new IllegalArgumentException("chan.marketplace.telemetry.max-body-bytes, max-events, "
+                        + "max-event-names and reports-per-source must be at least 1");
             }
+            if (window.isNegative() || window.isZero() || publishInterval.isNegative() || publishInterval.isZero()
+                    || sourcePeriod.isNegative() || sourcePeriod.isZero()) {
+                throw new IllegalArgumentException(
+                        "chan.marketplace.telemetry.window, publish-interval and source-period must be positive");
+            }
+            Usdc.parseDecimalUsdc(maxCostPerRequest);
+        }
+
+        /** {@link #maxCostPerRequest} in USDC base units. */
+        public BigInteger maxCostBaseUnits() {
+            return Usdc.parseDecimalUsdc(maxCostPerRequest);
         }
     }
 

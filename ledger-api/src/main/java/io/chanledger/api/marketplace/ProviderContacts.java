@@ -5,7 +5,11 @@ import java.time.ZoneOffset;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-/** The contact a provider gave, kept beside the event store so that it can be corrected or erased. */
+/**
+ * The contacts a provider gave (a free-form contact and an e-mail address, either may be null),
+ * kept beside the event store so that they can be corrected or erased. The e-mail address is for
+ * the operator and is not published.
+ */
 @Component
 class ProviderContacts {
 
@@ -15,12 +19,12 @@ class ProviderContacts {
         this.jdbc = jdbc;
     }
 
-    void save(String providerId, String contact, Instant at) {
-        int updated = jdbc.update("UPDATE marketplace_provider_contact SET contact = ?, updated_at = ? WHERE provider_id = ?",
-                contact, at.atOffset(ZoneOffset.UTC), providerId);
+    void save(String providerId, String contact, String contactEmail, Instant at) {
+        int updated = jdbc.update("UPDATE marketplace_provider_contact SET contact = ?, contact_email = ?, updated_at = ? "
+                + "WHERE provider_id = ?", contact, contactEmail, at.atOffset(ZoneOffset.UTC), providerId);
         if (updated == 0) {
-            jdbc.update("INSERT INTO marketplace_provider_contact (provider_id, contact, updated_at) VALUES (?, ?, ?)",
-                    providerId, contact, at.atOffset(ZoneOffset.UTC));
+            jdbc.update("INSERT INTO marketplace_provider_contact (provider_id, contact, contact_email, updated_at) "
+                    + "VALUES (?, ?, ?, ?)", providerId, contact, contactEmail, at.atOffset(ZoneOffset.UTC));
         }
     }
 }

@@ -11,6 +11,7 @@ import io.chanledger.projections.marketplace.FeedbackSummary;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderRow;
 import io.chanledger.projections.marketplace.ProviderView;
+import io.chanledger.projections.marketplace.TelemetrySummary;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -135,7 +136,13 @@ class ProviderListing {
         return new ProvidersResponse.Provider(row.providerId(), row.name(), row.description(), row.apiUrl(),
                 Hex.toChecksumAddress(row.address()), row.category(), chainId,
                 new ProvidersResponse.Status(row.online(), millis(view.health().lastChecked()), view.health().latencyMs()),
-                models(view.models()), properties.providerProtocol(), row.docsUrl());
+                models(view.models()), properties.providerProtocol(), agentDocsUrl(row), view.qualityScore(),
+                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
+    }
+
+    /** What agents read before their first request, and what the health checks verify. */
+    static String agentDocsUrl(ProviderRow row) {
+        return row.apiUrl() + "/v1/docs";
     }
 
     static List<ProvidersResponse.Model> models(List<ModelPrice> models) {
@@ -164,7 +171,16 @@ class ProviderListing {
                 models(view.models()),
                 view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
                         .toList(),
-                feedback(view.feedback()));
+                feedback(view.feedback()), telemetry(view.telemetry()), view.qualityScore(),
+                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
+    }
+
+    private DirectoryResponse.Telemetry telemetry(TelemetrySummary summary) {
+        Map<String, Long> byStatus = new java.util.LinkedHashMap<>();
+        summary.failuresByStatus().forEach((status, count) -> byStatus.put(Integer.toString(status), count));
+        return new DirectoryResponse.Telemetry(properties.telemetry().window().toString(), summary.requests(),
+                summary.failures(), summary.failureRate(), byStatus,
+                new DirectoryResponse.Latency(summary.latencyP50Ms(), summary.latencyP95Ms()), summary.paidVolume());
     }
 
     private DirectoryResponse.Feedback feedback(FeedbackSummary summary) {

@@ -135,7 +135,7 @@ record ProviderQuery(String category, String model, String tier, BigDecimal minS
                 "description", "false includes offline providers"));
         filters.put("format", ordered("type", "string", "values", List.of("full", "compact"), "default", "full",
                 "description", "compact keeps id, name, category, apiUrl, providerAddress, protocol, "
-                        + "status.online, status.latencyMs and each model's id and pricing, at the same paths as "
+                        + "status.online, status.latencyMs, each model's id and pricing and qualityScore, at the same paths as "
                         + "full, so that a long list fits in a model's context"));
         return Collections.unmodifiableMap(filters);
     }

@@ -97,12 +97,12 @@ class ProviderRegistration {
             commands.sendAndWait(new RegisterProvider(providerId, request.address(), request.name(),
                     request.description(), request.apiUrl().toString(), request.category(),
                     request.additionalCategories(), request.tier(), request.hotkey(), request.uid(), request.docsUrl(),
-                    answer.models(), registeredAt, autoApprove));
+                    answer.models(), registeredAt, autoApprove, request.profile()));
         } catch (AggregateStreamCreationException e) {
             throw alreadyRegistered(request, providerId);
         }
-        if (request.contact() != null) {
-            contacts.save(providerId, request.contact(), registeredAt);
+        if (request.contact() != null || request.contactEmail() != null) {
+            contacts.save(providerId, request.contact(), request.contactEmail(), registeredAt);
         }
         health.recordSuccess(providerId, registeredAt, answer.latencyMs());
         health.markChanged();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,14 @@ record ProvidersResponse(
             List<Model> models,
             @Schema(description = "payment scheme the provider takes; agent clients keep the providers whose "
                     + "protocol is chan (mpp is another scheme)", example = "chan") String protocol,
-            @Schema(format = "uri", description = "the provider's documentation, when it gave one") String docsUrl) {
+            @Schema(format = "uri", description = "the provider's instructions for agents: {apiUrl}/v1/docs, which "
+                    + "its health checks verify") String docsUrl,
+            @Schema(nullable = true, minimum = "0", maximum = "1", description = "from agents' feedback, their "
+                    + "clients' telemetry and the health checks (docs/api.md, Quality score); null while unknown")
+            @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore,
+            @Schema(format = "uri", description = "the provider's logo, when it gave one") String logoUrl,
+            @Schema(format = "uri", description = "the provider's website, when it gave one") String website,
+            @Schema(description = "whether it streams answers (stream: true), when it said") Boolean supportsStreaming) {
     }
 
     @Schema(name = "ProviderStatus")
@@ -65,13 +73,16 @@ record ProvidersResponse(
 
     @Schema(name = "CompactProvider", description = "a Provider with only what choosing and paying need")
     record CompactProvider(String id, String name, String category, String apiUrl, String providerAddress,
-                           @Schema(example = "chan") String protocol, CompactStatus status, List<CompactModel> models) {
+                           @Schema(example = "chan") String protocol, CompactStatus status, List<CompactModel> models,
+                           @Schema(nullable = true, minimum = "0", maximum = "1")
+                           @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore) {
 
         static CompactProvider of(Provider full) {
             return new CompactProvider(full.id(), full.name(), full.category(), full.apiUrl(), full.providerAddress(),
                     full.protocol(), new CompactStatus(full.status().online(), full.status().latencyMs()),
                     full.models().stream().map(m -> new CompactModel(m.id(), new CompactPricing(
-                            m.pricing().inputPer1kTokens(), m.pricing().outputPer1kTokens()))).toList());
+                            m.pricing().inputPer1kTokens(), m.pricing().outputPer1kTokens()))).toList(),
+                    full.qualityScore());
         }
     }
 

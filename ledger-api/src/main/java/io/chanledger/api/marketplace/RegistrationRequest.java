@@ -1,6 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import io.chanledger.domain.provider.ProviderCategory;
+import io.chanledger.domain.provider.ProviderProfile;
 import io.chanledger.domain.provider.ProviderTier;
 import java.net.URI;
 import java.time.Instant;
@@ -24,7 +25,9 @@ record RegistrationRequest(
         String hotkey,
         Integer uid,
         String contact,
+        String contactEmail,
         String docsUrl,
+        ProviderProfile profile,
         byte[] signature,
         String nonce,
         Instant issuedAt,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.web.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ProviderCategory;
+import io.chanledger.domain.provider.ProviderProfile;
 import io.chanledger.domain.provider.ProviderTier;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -22,6 +23,9 @@ final class RegistrationRequestParser {
     static final int MAX_DESCRIPTION = 2000;
     static final int MAX_CONTACT = 320;
     static final int MAX_URL = 2048;
+    static final int MAX_EMAIL = 254;
+    /** One @, something before it, a dotted domain after it, no white space: what a form checks, not RFC 5322. */
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
     static final int MAX_ADDITIONAL_CATEGORIES = 12;
     private static final Pattern NONCE = Pattern.compile("[A-Za-z0-9_-]{8,64}");
     private static final Pattern SS58 = Pattern.compile("[1-9A-HJ-NP-Za-km-z]{46,48}");
@@ -66,8 +70,13 @@ final class RegistrationRequestParser {
             throw FieldProblem.field(hotkey != null ? "hotkey" : "uid", "only bittensor providers carry a hotkey and uid");
         }
         String contact = text(body, "contact", false, MAX_CONTACT);
-        String docsText = text(body, "docsUrl", false, MAX_URL);
-        String docsUrl = docsText == null ? null : httpUrl("docsUrl", docsText, false).toString();
+        String contactEmail = text(body, "contactEmail", false, MAX_EMAIL);
+        if (contactEmail != null && !EMAIL.matcher(contactEmail).matches()) {
+            throw FieldProblem.field("contactEmail", "must be an e-mail address such as ops@acme.example");
+        }
+        String docsUrl = optionalUrl(body, "docsUrl");
+        ProviderProfile profile = new ProviderProfile(optionalUrl(body, "logoUrl"), optionalUrl(body, "website"),
+                optionalBoolean(body, "supportsStreaming"));
         String signatureText = text(body, "signature", true, 132);
         byte[] signature;
         try {
@@ -87,7 +96,24 @@ final class RegistrationRequestParser {
             throw FieldProblem.field("issuedAt", "must be an ISO-8601 UTC time such as 2026-11-21T10:00:00Z");
         }
         return new RegistrationRequest(name, description, apiUrl, signedApiUrl, address, signedAddress, category,
-                additional, tier, hotkey, uid, contact, docsUrl, signature, nonce, issuedAt, issuedText);
+                additional, tier, hotkey, uid, contact, contactEmail, docsUrl, profile, signature, nonce, issuedAt,
+                issuedText);
+    }
+
+    private static String optionalUrl(JsonNode body, String field) {
+        String text = text(body, field, false, MAX_URL);
+        return text == null ? null : httpUrl(field, text, false).toString();
+    }
+
+    private static Boolean optionalBoolean(JsonNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isBoolean()) {
+            throw FieldProblem.field(field, "must be true or false");
+        }
+        return node.booleanValue();
     }
 
     private static String text(JsonNode body, String field, boolean required, int maxLength) {

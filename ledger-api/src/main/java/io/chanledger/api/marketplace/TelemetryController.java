@@ -19,9 +19,11 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/telemetry}: anonymous usage events, counted in metrics and otherwise dropped.
- * The body is read only up to {@code telemetry.max-body-bytes}; whatever is wrong with a post is a
- * 4xx, since a client sends these on the side and must never see a server failure for them.
+ * {@code POST /api/telemetry}: agent clients' reports of their paid requests, kept per provider
+ * without anything about the sender (see {@link ProviderTelemetry}), and other usage events,
+ * counted in metrics. The body is read only up to {@code telemetry.max-body-bytes}; whatever is
+ * wrong with a post is a 4xx, since a client sends these on the side and must never see a server
+ * failure for them.
  */
 @RestController
 @Tag(name = "Marketplace")
@@ -30,24 +32,36 @@ class TelemetryController {
     private final ClientLimits limits;
     private final ReportMetrics metrics;
     private final ReportBodies bodies;
+    private final ProviderTelemetry telemetry;
     private final MarketplaceProperties.Telemetry settings;
+    private final String protocol;
 
-    TelemetryController(ClientLimits limits, ReportMetrics metrics, ObjectMapper mapper,
+    TelemetryController(ClientLimits limits, ReportMetrics metrics, ObjectMapper mapper, ProviderTelemetry telemetry,
                         MarketplaceProperties properties) {
         this.limits = limits;
         this.metrics = metrics;
         this.bodies = new ReportBodies(mapper);
+        this.telemetry = telemetry;
         this.settings = properties.telemetry();
+        this.protocol = properties.providerProtocol();
     }
 
     @PostMapping(path = "/api/telemetry", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Send anonymous usage events",
-            description = "One event object, an array of them, or {\"events\": [...]}; each counted under its event, "
-                    + "type or name member. Nothing of the body is stored.",
+    @Operation(summary = "Report paid requests and other usage events",
+            description = "One event object, an array of them, or {\"events\": [...]}. An event with httpStatus or "
+                    + "costUsdc reports a paid request (providerId, latencyMs, httpStatus, costUsdc, protocol, "
+                    + "timestamp, agentId) and feeds the provider's telemetry in the directory and its quality "
+                    + "score; agentId only bounds what one agent counts and is never stored. Every event is "
+                    + "also counted in metrics under its event, type or name member.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-                    mediaType = "application/json", examples = @ExampleObject("{\"event\":\"provider_selected\"}"))))
-    @ApiResponse(responseCode = "202", description = "counted")
-    @ApiResponse(responseCode = "400", description = "malformed_body or invalid_telemetry",
+                    mediaType = "application/json", examples = @ExampleObject("{\"providerId\":\"prov-3f2a9c4b1e7d6a5c8b9e0f1a\","
+                    + "\"latencyMs\":840,\"httpStatus\":200,\"costUsdc\":\"0.0042\",\"protocol\":\"chan\","
+                    + "\"timestamp\":\"2026-11-21T10:00:00Z\",\"agentId\":\"agent-1\"}"))))
+    @ApiResponse(responseCode = "202", description = "accepted: the events counted; recorded: the request reports "
+            + "counted in the providers' telemetry (the rest were over their agent's or address's share)")
+    @ApiResponse(responseCode = "400", description = "malformed_body, or invalid_telemetry naming the event and field",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "404", description = "provider_not_found: a report names no provider of the directory",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "413", description = "body_too_large",
             content = @Content(mediaType = "application/problem+json"))
@@ -56,10 +70,13 @@ class TelemetryController {
     ResponseEntity<Map<String, Object>> events(HttpServletRequest request) {
         try {
             limits.admitTelemetry(request);
-            List<String> names = ClientTelemetry.eventNames(bodies.json(read(request), ClientTelemetry.SHAPE),
-                    settings.maxEvents());
-            names.forEach(metrics::telemetryEvent);
-            return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("accepted", names.size()));
+            List<ClientTelemetry.Event> events = ClientTelemetry.events(bodies.json(read(request),
+                    ClientTelemetry.SHAPE), settings.maxEvents(), protocol, settings.maxCostBaseUnits());
+            telemetry.requireKnownProviders(events);
+            int recorded = telemetry.record(events, limits.clientOf(request));
+            events.forEach(event -> metrics.telemetryEvent(event.name()));
+            return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("accepted", events.size(),
+                    "recorded", recorded));
         } catch (ApiProblem problem) {
             metrics.refused("telemetry", problem.code());
             throw problem;

@@ -29,10 +29,11 @@ class PageRoutes {
     /**
      * Scripts and styles from this service only (the pages ship everything in the jar); requests
      * anywhere over http(s), since a provider's page reads that provider's own {@code /v1/docs};
+     * images too, since providers' logos are on their own servers (loaded without a referrer);
      * never framed, so a wallet prompt cannot be clickjacked.
      */
     static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
-            + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' http: https:; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; connect-src 'self' http: https:; "
             + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
     private final byte[] index;

@@ -121,14 +121,15 @@ class AgentGuidesTest {
             assertThat(body.path("_meta").path("protocol").asText()).isEqualTo("chan-v2");
             JsonNode entry = body.path("providers").get(0);
             assertThat(entry.fieldNames()).toIterable().containsExactly("id", "name", "category", "apiUrl",
-                    "providerAddress", "protocol", "status", "models");
+                    "providerAddress", "protocol", "status", "models", "qualityScore");
             assertThat(entry.path("protocol").asText()).isEqualTo("chan");
             assertThat(entry.path("status").toString()).isEqualTo("{\"online\":true,\"latencyMs\":42}");
             assertThat(entry.path("models").toString()).isEqualTo(
                     "[{\"id\":\"chat-1\",\"pricing\":{\"inputPer1kTokens\":\"0.00375\",\"outputPer1kTokens\":\"0.015\"}}]");
             JsonNode fullEntry = full.path("providers").get(0);
             for (String path : List.of("/id", "/name", "/category", "/apiUrl", "/providerAddress", "/protocol",
-                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens")) {
+                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens",
+                    "/qualityScore")) {
                 assertThat(entry.at(path)).as(path).isEqualTo(fullEntry.at(path));
             }
             assertThat(listing.providers(compact).body().length).isLessThan(listing.providers(ProviderQuery.DEFAULT)

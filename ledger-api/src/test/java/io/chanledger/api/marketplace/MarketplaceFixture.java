@@ -33,11 +33,18 @@ final class MarketplaceFixture implements AutoCloseable {
 
     /** Registers a provider serving {@code models} (id suffix → name or null) under this fixture's token. */
     Registered register(Consumer<ObjectNode> edit, String... modelSuffixesAndNames) {
+        return register(stub -> {
+            for (int i = 0; i < modelSuffixesAndNames.length; i += 2) {
+                stub.price(token + "-" + modelSuffixesAndNames[i], modelSuffixesAndNames[i + 1], "0.00015", "0.0006");
+            }
+        }, edit);
+    }
+
+    /** Registers a provider whose stub {@code prices} sets up (model ids should start with {@link #token}). */
+    Registered register(Consumer<StubProvider> prices, Consumer<ObjectNode> edit) {
         DigestSigner wallet = Registrations.newWallet("fixture");
         StubProvider stub = new StubProvider(wallet.address());
-        for (int i = 0; i < modelSuffixesAndNames.length; i += 2) {
-            stub.price(token + "-" + modelSuffixesAndNames[i], modelSuffixesAndNames[i + 1], "0.00015", "0.0006");
-        }
+        prices.accept(stub);
         stubs.add(stub);
         Http.Reply reply = Registrations.post(baseUrl, Registrations.body(wallet, stub.url(), edit));
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);

@@ -88,6 +88,14 @@ public final class ContractSettings {
         return feeUpdates.isEmpty() ? startingFeeBps : feeUpdates.getLast().feeBps();
     }
 
+    /**
+     * Where the fee in force goes, lowercase, as the last recorded fee change set it; null before
+     * the ledger recorded one (the configured starting values name no recipient).
+     */
+    public String feeRecipient() {
+        return feeUpdates.isEmpty() ? null : feeUpdates.getLast().feeRecipient();
+    }
+
     /** The token in force after the last recorded change, lowercase; null when none is known. */
     public String usdc() {
         return usdcUpdates.isEmpty() ? startingUsdc : usdcUpdates.getLast().usdc();

@@ -37,7 +37,7 @@ class ProviderAggregate {
         Instant at = command.registeredAt();
         apply(new ProviderRegistered(command.providerId(), command.address(), command.name(), command.description(),
                 command.apiUrl(), command.category(), command.additionalCategories(), command.tier(),
-                command.hotkey(), command.uid(), command.docsUrl(), at));
+                command.hotkey(), command.uid(), command.docsUrl(), at, command.profile()));
         apply(new ProviderModelsPublished(command.providerId(), command.models(), at));
         // the connection test that admitted the registration is the provider's first health check
         apply(new ProviderWentOnline(command.providerId(), at));

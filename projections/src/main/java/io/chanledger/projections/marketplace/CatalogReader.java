@@ -1,7 +1,9 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,8 +14,10 @@ import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Reads the whole directory in four queries (providers with health and contact, models, history,
- * agents' reports over the last {@code feedbackWindow} counted per provider).
+ * Reads the whole directory in seven queries (providers with health, contact and profile, models, history,
+ * agents' reports over the last {@code feedbackWindow} counted per provider, their clients' reports
+ * of paid requests over the last {@code telemetryWindow} aggregated per provider and by failed
+ * status, the health checks of the last hour counted per provider).
  */
 public class CatalogReader {
 
@@ -25,12 +29,21 @@ public class CatalogReader {
 
     private final JdbcTemplate jdbc;
     private final int historyLimit;
-    private final Duration feedbackWindow;
+    /** The health checks the quality score counts: those of the last hour. */
+    public static final Duration CHECKS_WINDOW = Duration.ofHours(1);
 
-    public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow) {
+    private final Duration feedbackWindow;
+    private final Duration telemetryWindow;
+
+    public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow, Duration telemetryWindow) {
         this.jdbc = jdbc;
         this.historyLimit = historyLimit;
         this.feedbackWindow = feedbackWindow;
+        this.telemetryWindow = telemetryWindow;
+    }
+
+    public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow) {
+        this(jdbc, historyLimit, feedbackWindow, Duration.ofHours(24));
     }
 
     public long version() {
@@ -66,10 +79,17 @@ public class CatalogReader {
                     feedback.merge(rs.getString("provider_id"), FeedbackSummary.counted(rs.getString("outcome"),
                             rs.getString("reason"), rs.getLong("reports")), FeedbackSummary::plus);
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(feedbackWindow)));
+        Map<String, TelemetrySummary> telemetry = telemetry(builtAt.minus(telemetryWindow));
+        Map<String, CheckSummary> checks = new HashMap<>();
+        jdbc.query("SELECT provider_id, COUNT(*) AS checks, SUM(CASE WHEN ok THEN 1 ELSE 0 END) AS passed "
+                + "FROM marketplace_provider_latency WHERE checked_at >= ? GROUP BY provider_id", rs -> {
+                    checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
+                }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
         List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
-                + "h.last_error, c.contact FROM marketplace_provider p "
+                + "h.last_error, c.contact, f.logo_url, f.website, f.supports_streaming FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
-                + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id", (rs, n) -> {
+                + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id "
+                + "LEFT JOIN marketplace_provider_profile f ON f.provider_id = p.provider_id", (rs, n) -> {
                     ProviderRow row = JdbcProviderDirectoryStore.row(rs);
                     long latency = rs.getLong("latency_ms");
                     Long latencyMs = rs.wasNull() ? null : latency;
@@ -78,8 +98,33 @@ public class CatalogReader {
                             rs.getInt("consecutive_failures"), rs.getString("last_error"));
                     return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
                             rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()),
-                            feedback.get(row.providerId()));
+                            feedback.get(row.providerId()), telemetry.get(row.providerId()),
+                            checks.get(row.providerId()), new ProviderProfile(rs.getString("logo_url"),
+                                    rs.getString("website"), rs.getObject("supports_streaming", Boolean.class)));
                 });
         return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
+    }
+
+    private Map<String, TelemetrySummary> telemetry(Instant since) {
+        Map<String, TelemetrySummary> telemetry = new HashMap<>();
+        jdbc.query("SELECT provider_id, COUNT(*) AS requests, "
+                + "SUM(CASE WHEN http_status >= 400 THEN 1 ELSE 0 END) AS failures, "
+                + "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50, "
+                + "PERCENTILE_DISC(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95, "
+                + "SUM(cost) AS volume FROM marketplace_telemetry WHERE received_at >= ? GROUP BY provider_id", rs -> {
+                    BigDecimal volume = rs.getBigDecimal("volume");
+                    telemetry.put(rs.getString("provider_id"), new TelemetrySummary(rs.getLong("requests"),
+                            rs.getLong("failures"), Map.of(), rs.getLong("p50"), rs.getLong("p95"),
+                            volume == null ? BigInteger.ZERO : volume.toBigIntegerExact()));
+                }, JdbcProviderDirectoryStore.time(since));
+        Map<String, Map<Integer, Long>> failures = new HashMap<>();
+        jdbc.query("SELECT provider_id, http_status, COUNT(*) AS requests FROM marketplace_telemetry "
+                + "WHERE received_at >= ? AND http_status >= 400 GROUP BY provider_id, http_status", rs -> {
+                    failures.computeIfAbsent(rs.getString("provider_id"), k -> new HashMap<>())
+                            .put(rs.getInt("http_status"), rs.getLong("requests"));
+                }, JdbcProviderDirectoryStore.time(since));
+        failures.forEach((provider, byStatus) -> telemetry.computeIfPresent(provider,
+                (k, summary) -> summary.withFailures(byStatus)));
+        return telemetry;
     }
 }

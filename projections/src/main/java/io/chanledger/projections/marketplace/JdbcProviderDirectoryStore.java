@@ -1,6 +1,7 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -54,6 +55,13 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
     }
 
     @Override
+    public void saveProfile(String providerId, ProviderProfile profile) {
+        jdbc.update("DELETE FROM marketplace_provider_profile WHERE provider_id = ?", providerId);
+        jdbc.update("INSERT INTO marketplace_provider_profile (provider_id, logo_url, website, supports_streaming) "
+                + "VALUES (?, ?, ?, ?)", providerId, profile.logoUrl(), profile.website(), profile.supportsStreaming());
+    }
+
+    @Override
     public void replaceModels(String providerId, List<ModelPrice> models) {
         jdbc.update("DELETE FROM marketplace_provider_model WHERE provider_id = ?", providerId);
         jdbc.batchUpdate("INSERT INTO marketplace_provider_model (provider_id, model_id, name, input_per_1k, "
@@ -84,6 +92,7 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
     public void clear() {
         jdbc.update("DELETE FROM marketplace_provider_history");
         jdbc.update("DELETE FROM marketplace_provider_model");
+        jdbc.update("DELETE FROM marketplace_provider_profile");
         jdbc.update("DELETE FROM marketplace_provider");
     }
 

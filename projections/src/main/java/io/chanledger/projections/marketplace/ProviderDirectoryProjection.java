@@ -39,6 +39,7 @@ public class ProviderDirectoryProjection {
     @EventHandler
     void on(ProviderRegistered event, @SequenceNumber long sequence) {
         store.save(ProviderRow.registered(event));
+        store.saveProfile(event.providerId(), event.profile());
         String detail = event.tier().code() + ", " + event.category().code() + ", " + event.apiUrl();
         changed(event.providerId(), new HistoryEntry(sequence, event.registeredAt(), "registered", detail));
     }

@@ -1,6 +1,7 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,6 +12,9 @@ public interface ProviderDirectoryStore {
 
     /** Inserts or replaces the row. */
     void save(ProviderRow row);
+
+    /** The provider's profile as registered. */
+    void saveProfile(String providerId, ProviderProfile profile);
 
     /** The provider's complete model list from now on. */
     void replaceModels(String providerId, List<ModelPrice> models);

@@ -1,17 +1,22 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Everything the marketplace knows about one provider, as the read endpoints render it: the
  * directory row, its models (ordered by id), the last health check, the contact given at
- * registration, the latest status history (oldest first) and agents' reports over the feedback
- * window.
+ * registration, the latest status history (oldest first), agents' reports over the feedback
+ * window, their clients' reports of paid requests over the telemetry window, the health checks of
+ * the last hour, the quality score computed from these three, and the profile it registered
+ * (logo, website, streaming).
  */
 public record ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
-                           List<HistoryEntry> history, FeedbackSummary feedback) {
+                           List<HistoryEntry> history, FeedbackSummary feedback, TelemetrySummary telemetry,
+                           CheckSummary checks, ProviderProfile profile) {
 
     /** The last poll; {@code latencyMs} is the last successful one's. Null before the first check. */
     public record Health(Instant lastChecked, Long latencyMs, int consecutiveFailures, String lastError) {
@@ -21,6 +26,20 @@ public record ProviderView(ProviderRow row, List<ModelPrice> models, Health heal
         models = List.copyOf(models);
         history = List.copyOf(history);
         feedback = feedback == null ? FeedbackSummary.NONE : feedback;
+        telemetry = telemetry == null ? TelemetrySummary.NONE : telemetry;
+        checks = checks == null ? CheckSummary.NONE : checks;
+        profile = profile == null ? ProviderProfile.NONE : profile;
+    }
+
+    /** A provider nothing was observed of yet (no telemetry, no health checks counted). */
+    public ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
+                        List<HistoryEntry> history, FeedbackSummary feedback) {
+        this(row, models, health, contact, history, feedback, null, null, null);
+    }
+
+    /** 0 to 1, null while nothing is known ({@link QualityScore}). */
+    public BigDecimal qualityScore() {
+        return QualityScore.of(feedback, telemetry, checks);
     }
 
     public String id() {

@@ -1,6 +1,7 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.ProviderProfile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ final class InMemoryProviderDirectoryStore implements ProviderDirectoryStore {
     final Map<String, ProviderRow> rows = new HashMap<>();
     final Map<String, List<ModelPrice>> models = new HashMap<>();
     final Map<String, List<HistoryEntry>> history = new HashMap<>();
+    final Map<String, ProviderProfile> profiles = new HashMap<>();
     int changes;
 
     @Override
@@ -23,6 +25,11 @@ final class InMemoryProviderDirectoryStore implements ProviderDirectoryStore {
     @Override
     public void save(ProviderRow row) {
         rows.put(row.providerId(), row);
+    }
+
+    @Override
+    public void saveProfile(String providerId, ProviderProfile profile) {
+        profiles.put(providerId, profile);
     }
 
     @Override
@@ -48,5 +55,6 @@ final class InMemoryProviderDirectoryStore implements ProviderDirectoryStore {
         rows.clear();
         models.clear();
         history.clear();
+        profiles.clear();
     }
 }
