@@ -6,16 +6,8 @@ import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderFeedbackStore;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -27,15 +19,13 @@ import org.springframework.stereotype.Service;
  * one rebuild per interval, and rows past the window are deleted then.
  */
 @Service
-class ProviderFeedback implements SmartLifecycle {
+class ProviderFeedback extends PublishedReports {
 
     static final List<String> OUTCOMES = List.of("success", "failure");
     static final List<String> REASONS = List.of("quality", "timeout", "error", "format", "unavailable");
     static final String SHAPE = "{\"providerId\": \"prov-...\", \"outcome\": \"success\" or \"failure\", "
             + "\"reason\": \"quality\", \"timeout\", \"error\", \"format\" or \"unavailable\" (failures only, optional), "
             + "\"protocol\": \"chan\"}";
-
-    private static final Logger log = LoggerFactory.getLogger(ProviderFeedback.class);
 
     /** A report as accepted: {@code reason} is null for successes and for failures that gave none. */
     record Report(String providerId, String outcome, String reason) {
@@ -47,11 +37,10 @@ class ProviderFeedback implements SmartLifecycle {
     private final MarketplaceProperties.Feedback settings;
     private final String protocol;
     private final Clock clock;
-    private final AtomicBoolean unpublished = new AtomicBoolean();
-    private ScheduledExecutorService publisher;
 
     ProviderFeedback(ProviderFeedbackStore store, MarketplaceCatalog catalog, ReportMetrics metrics,
                      MarketplaceProperties properties, Clock clock) {
+        super("feedback", properties.feedback().publishInterval(), catalog);
         this.store = store;
         this.catalog = catalog;
         this.metrics = metrics;
@@ -90,47 +79,13 @@ class ProviderFeedback implements SmartLifecycle {
                     + "; use the id /api/mcp/providers gives", Map.of("providerId", report.providerId()));
         }
         store.record(report.providerId(), report.outcome(), report.reason(), clock.instant());
-        unpublished.set(true);
+        recorded();
         metrics.feedback(report.outcome(), report.reason());
     }
 
-    private void publish() {
-        if (!unpublished.getAndSet(false)) {
-            return;
-        }
-        try {
-            Instant cutoff = clock.instant().minus(settings.window());
-            store.deleteBefore(cutoff);
-            store.markChanged();
-            catalog.requestRefresh();
-        } catch (RuntimeException e) {
-            unpublished.set(true);
-            log.warn("feedback could not be published; trying again in {}: {}", settings.publishInterval(),
-                    e.toString());
-        }
-    }
-
     @Override
-    public synchronized void start() {
-        publisher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "feedback-publisher");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long every = settings.publishInterval().toMillis();
-        publisher.scheduleWithFixedDelay(this::publish, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (publisher != null) {
-            publisher.shutdownNow();
-            publisher = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return publisher != null;
+    void prune() {
+        store.deleteBefore(clock.instant().minus(settings.window()));
+        store.markChanged();
     }
 }

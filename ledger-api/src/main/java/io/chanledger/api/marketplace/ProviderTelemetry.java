@@ -9,13 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -28,20 +21,17 @@ import org.springframework.stereotype.Service;
  * deleted then.
  */
 @Service
-class ProviderTelemetry implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(ProviderTelemetry.class);
+class ProviderTelemetry extends PublishedReports {
 
     private final ProviderTelemetryStore store;
     private final MarketplaceCatalog catalog;
     private final MarketplaceProperties.Telemetry settings;
     private final TelemetryQuota quota;
     private final Clock clock;
-    private final AtomicBoolean unpublished = new AtomicBoolean();
-    private ScheduledExecutorService publisher;
 
     ProviderTelemetry(ProviderTelemetryStore store, MarketplaceCatalog catalog, MarketplaceProperties properties,
                       Clock clock) {
+        super("telemetry", properties.telemetry().publishInterval(), catalog);
         this.store = store;
         this.catalog = catalog;
         this.settings = properties.telemetry();
@@ -76,47 +66,14 @@ class ProviderTelemetry implements SmartLifecycle {
         }
         store.record(samples);
         if (!samples.isEmpty()) {
-            unpublished.set(true);
+            recorded();
         }
         return samples.size();
     }
 
-    private void publish() {
-        if (!unpublished.getAndSet(false)) {
-            return;
-        }
-        try {
-            store.deleteBefore(clock.instant().minus(settings.window()));
-            store.markChanged();
-            catalog.requestRefresh();
-        } catch (RuntimeException e) {
-            unpublished.set(true);
-            log.warn("telemetry could not be published; trying again in {}: {}", settings.publishInterval(),
-                    e.toString());
-        }
-    }
-
     @Override
-    public synchronized void start() {
-        publisher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "telemetry-publisher");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long every = settings.publishInterval().toMillis();
-        publisher.scheduleWithFixedDelay(this::publish, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (publisher != null) {
-            publisher.shutdownNow();
-            publisher = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return publisher != null;
+    void prune() {
+        store.deleteBefore(clock.instant().minus(settings.window()));
+        store.markChanged();
     }
 }
