@@ -1,15 +1,17 @@
 // An agent walking the five steps of the service's workflow with viem, the library real agent
-// clients use: discover a provider, read the signing information, meet the 402, approve USDC and
-// open a channel, pay three requests (the first without max_tokens, one streamed) with vouchers it
-// signs itself and budgets as the marketplace's agent client does, close cooperatively with the
-// provider's authorization, then compare the chain's token balances with the ledger's figures.
-// Exits non-zero on any surprise.
+// clients use, with every provider the marketplace lists: discover the providers, read the
+// signing information, and for each provider meet the 402, approve USDC and open a channel to it,
+// pay its models (chat: three requests, the first without max_tokens, one streamed; a service:
+// its parameters as JSON) with vouchers the agent signs itself and budgets as the marketplace's
+// agent client does, close cooperatively with the provider's authorization, then compare the
+// chain's token balances with the marketplace's and the provider's ledgers. Exits non-zero on any
+// surprise.
 //
 //   node deploy/devnet/walkthrough.mjs
 //
 // Settings (environment): CHAN_MARKETPLACE_URL (default http://127.0.0.1:8080), CHAN_RPC_URL
 // (default http://127.0.0.1:8545), CHAN_AGENT_KEY (default anvil's account 3), CHAN_DEPOSIT_USDC
-// (default "2"), CHAN_MODEL (default: the first model of the chosen provider).
+// (default "2"), CHAN_EXPECT_PROVIDERS (how many providers must be listed, default 1).
 
 import {
   createPublicClient, createWalletClient, decodeEventLog, getAddress, http, parseAbi,
@@ -92,24 +94,20 @@ async function waitFor(description, probe, timeoutMs = 60_000) {
 async function main() {
   const agent = privateKeyToAccount(agentKey);
 
-  step('1. discover a provider (GET /api/mcp/providers)');
+  step('1. discover the providers (GET /api/mcp/providers)');
   const listing = await getJson(`${marketplace}/api/mcp/providers`);
   expect(listing.status === 200, `providers answered ${listing.status}`);
   expect(Array.isArray(listing.body.providers) && listing.body.providers.length > 0, 'no provider is listed');
   // real agent clients keep the providers of their payment scheme: protocol "chan" (the other is "mpp")
   const chanProviders = listing.body.providers.filter((p) => p.protocol === 'chan');
   expect(chanProviders.length === listing.body.providers.length, 'a listed provider does not say protocol "chan"');
-  const provider = chanProviders.find((p) => p.status?.online && p.models?.length > 0);
-  expect(provider, 'no online provider with models');
-  const isFlat = (m) => m.pricing.outputPer1kTokens === '0' && m.pricing.inputPer1kTokens !== '0';
-  const model = process.env.CHAN_MODEL
-    ? provider.models.find((m) => m.id === process.env.CHAN_MODEL)
-    : provider.models.find((m) => !isFlat(m)) ?? provider.models[0];
-  // a flat-priced service of the same provider, paid per request, when it sells one
-  const flatModel = provider.models.find(isFlat);
-  expect(model, `provider ${provider.id} has no model ${process.env.CHAN_MODEL}`);
-  console.log(`provider ${provider.name} (${provider.id}) at ${provider.apiUrl}, model ${model.id}`,
-    `priced ${model.pricing.inputPer1kTokens}/${model.pricing.outputPer1kTokens} USDC per 1k tokens`);
+  const providers = chanProviders.filter((p) => p.status?.online && p.models?.length > 0);
+  const expected = Number(process.env.CHAN_EXPECT_PROVIDERS ?? 1);
+  expect(providers.length >= expected, `${providers.length} online providers with models, expected ${expected}`);
+  for (const provider of providers) {
+    console.log(`provider ${provider.name} (${provider.id}) at ${provider.apiUrl}: models`,
+      provider.models.map((m) => `${m.id} ${m.pricing.inputPer1kTokens}/${m.pricing.outputPer1kTokens}`).join(', '));
+  }
 
   step('2. read the signing information (GET /api/chan/signing)');
   const signing = (await getJson(`${marketplace}/api/chan/signing`)).body;
@@ -128,25 +126,20 @@ async function main() {
   const wallet = createWalletClient({ account: agent, chain, transport: http(rpcUrl) });
   expect(await publicClient.getChainId() === 137, 'the node is not on chain 137');
 
-  step('3. call the provider without a voucher: 402 and payment discovery');
+
+  for (const provider of providers) {
+    await walkProvider(provider, { agent, domain, channelAddress, usdcAddress, publicClient, wallet });
+  }
+  console.log(`\nwalkthrough complete with ${providers.length} providers: the chain and the ledgers agree to the base unit`);
+}
+
+// Opens a channel to one provider, pays each of its models, closes, and checks chain and ledgers.
+async function walkProvider(provider, { agent, domain, channelAddress, usdcAddress, publicClient, wallet }) {
+  step(`3. call ${provider.name} without a voucher: 402 and payment discovery`);
   const chatUrl = `${provider.apiUrl}/v1/chat/completions`;
-  // what the agent asks, as a real agent client sends it: max_tokens only where the agent set one
-  const requests = [
-    { model: model.id, messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }] },
-    { model: model.id, stream: true, messages: [
-      { role: 'system', content: 'Answer in one short paragraph.' },
-      { role: 'user', content: 'Why does every voucher of a payment channel carry a nonce and a running total?' }] },
-    { model: model.id, max_tokens: 64, messages: [{ role: 'user', content: 'Thanks. Summarise that in one line.' }] },
-  ];
-  if (flatModel) {
-    requests.push({ model: flatModel.id, messages: [{ role: 'user', content: 'One flat-priced request, please.' }] });
-  }
-  // a non-chat service: its parameters are a JSON object in the last user message (see /v1/docs)
-  const service = provider.models.find((m) => m.id === 'word-count' && m.id !== flatModel?.id);
-  if (service) {
-    requests.push({ model: service.id, messages: [{ role: 'user', content: JSON.stringify({
-      text: 'Payment channels settle many small payments in two on-chain transactions.' }) }] });
-  }
+  const terms = (await getJson(`${provider.apiUrl}/v1/pricing`)).body.models ?? {};
+  const requests = requestsFor(provider, terms);
+  expect(requests.length > 0, `nothing to ask ${provider.name}`);
   const unpaid = await getJson(chatUrl, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests[0]),
   });
@@ -187,7 +180,7 @@ async function main() {
   const channelId = opened.args.channelId;
   console.log(`channel ${channelId}, deposit ${deposit}, expiry ${opened.args.expiry}`);
 
-  step(`5. ${requests.length} paid requests, each with a voucher signed by the agent (the second one streamed)`);
+  step(`5. ${requests.length} paid requests to ${provider.name}, each with a voucher signed by the agent`);
   const voucherTypes = { Voucher: [
     { name: 'channelId', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
   ] };
@@ -243,14 +236,18 @@ async function main() {
     expect(total <= authorised, `X-CHAN-Total ${total} is above the voucher's ${authorised}`);
     expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
     charged = total;
-    if (outputPer1k === 0n) {
+    const priced = terms[request.model];
+    if (priced?.pricing === 'per-unit') {
+      const units = BigInt(JSON.parse(request.messages.at(-1).content)[priced.unitParameter]);
+      expect(cost === units * toBaseUnits(priced.pricePerUnit), `the per-unit request cost ${cost}, not ${units} units`);
+    } else if (outputPer1k === 0n) {
       expect(cost === inputPer1k, `the flat-priced request cost ${cost}, not its price ${inputPer1k}`);
     }
     console.log(`request ${nonce} (${request.model})${request.stream ? ' (streamed)' : ''}${request.max_tokens ? ` (max_tokens ${request.max_tokens})` : ''}:`,
       `voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}; answer: ${answer.slice(0, 60)}…`);
   }
 
-  step('6. ask the provider for the close authorization and close cooperatively');
+  step(`6. ask ${provider.name} for the close authorization and close cooperatively`);
   const close = await getJson(`${provider.apiUrl}/v1/close-channel`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channelId }),
   });
@@ -268,7 +265,7 @@ async function main() {
   });
   expect((await publicClient.waitForTransactionReceipt({ hash: closeHash })).status === 'success', 'cooperativeClose failed');
 
-  step('7. token balances and the ledger');
+  step(`7. token balances and the ledgers of the channel to ${provider.name}`);
   const fee = (finalAmount * feeBps) / 10_000n;
   const after = { agent: await balance(agent.address), provider: await balance(providerAddress), fee: await balance(feeRecipient) };
   console.log({
@@ -290,8 +287,9 @@ async function main() {
   expect(BigInt(ledger.claimed) === finalAmount, `ledger claimed ${ledger.claimed} differs from the chain's ${finalAmount}`);
   expect(BigInt(ledger.feesPaid) === fee, `ledger fees ${ledger.feesPaid} differ from the chain's ${fee}`);
   expect(BigInt(ledger.refund) === deposit - finalAmount, `ledger refund ${ledger.refund} differs from the chain's ${deposit - finalAmount}`);
-  // the whole history, vouchers included, for the channel's consumer only: the agent signs the request
-  const historyUrl = `${marketplace}/api/channels/${channelId}/events`;
+  // the whole history, vouchers included, is in the provider's own ledger, for the channel's
+  // consumer only: the agent signs the request
+  const historyUrl = `${provider.apiUrl}/api/channels/${channelId}/events`;
   const historyReply = await getJson(historyUrl,
     { headers: await walletSignedHeaders(agent, 'GET', historyUrl, domain.chainId, channelAddress) });
   expect(historyReply.status === 200, `the history answered ${historyReply.status}: ${JSON.stringify(historyReply.body)}`);
@@ -304,13 +302,41 @@ async function main() {
   }
   expect(history.filter((e) => e.type === 'VoucherAccepted').length === requests.length,
     `the ledger does not hold ${requests.length} vouchers`);
-  step('8. report the outcome of the session (POST /api/feedback), as agent clients do');
+  step(`8. report the outcome of the session with ${provider.name} (POST /api/feedback), as agent clients do`);
   const feedback = await getJson(`${marketplace}/api/feedback`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ providerId: provider.id, outcome: 'success', protocol: 'chan' }),
   });
   expect(feedback.status === 202, `feedback answered ${feedback.status}: ${JSON.stringify(feedback.body)}`);
-  console.log('\nwalkthrough complete: the chain and the ledger agree to the base unit');
+}
+
+
+// What the agent asks a provider, as a real agent client sends it, from what it sells: its chat
+// models three questions (max_tokens only where the agent set one; one streamed), a flat-priced
+// chat model one, and each service of the local network its parameters as a JSON object in the
+// last user message (a service's parameters are in the provider's /v1/docs).
+function requestsFor(provider, terms) {
+  const serviceParameters = {
+    'word-count': { text: 'Payment channels settle many small payments in two on-chain transactions.' },
+    'relay-lease': { minutes: 30, region: 'eu' },
+  };
+  const requests = [];
+  for (const model of provider.models) {
+    const kind = terms[model.id]?.pricing ?? 'tokens';
+    if (serviceParameters[model.id]) {
+      requests.push({ model: model.id, messages: [{ role: 'user', content: JSON.stringify(serviceParameters[model.id]) }] });
+    } else if (kind === 'tokens' && model.pricing.outputPer1kTokens !== '0') {
+      requests.push(
+        { model: model.id, messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }] },
+        { model: model.id, stream: true, messages: [
+          { role: 'system', content: 'Answer in one short paragraph.' },
+          { role: 'user', content: 'Why does every voucher of a payment channel carry a nonce and a running total?' }] },
+        { model: model.id, max_tokens: 64, messages: [{ role: 'user', content: 'Thanks. Summarise that in one line.' }] });
+    } else if (kind !== 'per-unit') {
+      requests.push({ model: model.id, messages: [{ role: 'user', content: 'One flat-priced request, please.' }] });
+    }
+  }
+  return requests;
 }
 
 // The marketplace's agent client's estimate of one request (docs/protocol.md §D.2), in USDC base units

@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.FileSystemResource;
 
 /**
  * Service models and HTTP upstreams as configured: bound the way Spring binds the YAML, and
@@ -144,15 +144,20 @@ class ServiceDeclarationTest {
                 .isInstanceOf(Upstream.UpstreamException.class).hasMessage("the service's answer is not JSON");
     }
 
-    @Test
-    void theLocalNetworksDemoProviderSellsItsWordCountServiceFlat() throws Exception {
+    /** A provider file of the local network (deploy/devnet/providers), bound as the service binds it. */
+    private static GatewayProperties localNetworkProvider(String file) throws Exception {
         MutablePropertySources sources = new MutablePropertySources();
-        new YamlPropertySourceLoader().load("devnet", new ClassPathResource("application-devnet.yml"))
+        new YamlPropertySourceLoader().load(file, new FileSystemResource("../deploy/devnet/providers/" + file))
                 .forEach(sources::addLast);
-        sources.addFirst(new MapPropertySource("port", Map.of("server.port", "8080")));
-        GatewayProperties properties = new Binder(ConfigurationPropertySources.from(sources),
-                new PropertySourcesPlaceholdersResolver(sources))
+        sources.addFirst(new MapPropertySource("environment", Map.of("server.port", "8082",
+                "CHAN_PUBLIC_URL", "http://127.0.0.1:8082", "UPSTREAM_STUB_URL", "http://127.0.0.1:8083")));
+        return new Binder(ConfigurationPropertySources.from(sources), new PropertySourcesPlaceholdersResolver(sources))
                 .bind("chan.gateway", Bindable.of(GatewayProperties.class)).get();
+    }
+
+    @Test
+    void theLocalNetworksServicesProviderSellsAWordCountFlatAndALeasePerMinute() throws Exception {
+        GatewayProperties properties = localNetworkProvider("services-provider.yml");
         PriceList prices = PriceList.of(properties, 0, JSON);
         Upstreams upstreams = Upstreams.of(properties, prices, JSON, Clock.systemUTC());
 
@@ -160,9 +165,25 @@ class ServiceDeclarationTest {
         assertThat(wordCount.pricing()).isEqualTo(PriceList.Pricing.FLAT);
         assertThat(wordCount.inputPer1k()).isEqualTo(BigInteger.valueOf(1_000));
         assertThat(upstreams.service(wordCount)).hasToString(
-                "HttpServiceUpstream[word-count: POST http://127.0.0.1:8080/demo/word-count]");
-        assertThat(upstreams.chat(prices.model("echo-1").orElseThrow())).isInstanceOf(EchoUpstream.class);
+                "HttpServiceUpstream[word-count: POST http://127.0.0.1:8082/demo/word-count]");
+        PriceList.ModelRate lease = prices.model("relay-lease").orElseThrow();
+        assertThat(lease.pricing()).isEqualTo(PriceList.Pricing.PER_UNIT);
+        assertThat(lease.inputPer1k()).as("the highest price of one request: 240 minutes").isEqualTo(
+                BigInteger.valueOf(24_000));
+        assertThat(upstreams.service(lease)).hasToString(
+                "HttpServiceUpstream[leases: POST http://127.0.0.1:8083/v1/leases]");
         assertThat(properties.wordCountEndpoint()).isTrue();
+    }
+
+    @Test
+    void theLocalNetworksChatProviderSellsChatThroughAnOpenAiCompatibleApi() throws Exception {
+        GatewayProperties properties = localNetworkProvider("chat-provider.yml");
+        PriceList prices = PriceList.of(properties, 0, JSON);
+        Upstreams upstreams = Upstreams.of(properties, prices, JSON, Clock.systemUTC());
+
+        assertThat(upstreams.chat(prices.model("stub-chat-1").orElseThrow())).isInstanceOf(OpenAiUpstream.class);
+        assertThat(prices.model("stub-chat-flat").orElseThrow().outputPer1k()).isZero();
+        assertThat(properties.upstream().baseUrl()).isEqualTo("http://127.0.0.1:8083/v1");
     }
 
     private static String queryValue(String query) {
