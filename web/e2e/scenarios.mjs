@@ -129,8 +129,8 @@ const browseAndFilter = {
       await page.locator(`tr[data-provider-id="${state.providerId}"]`).waitFor({ timeout: 20_000 });
       expect(await rows.count() === 1, 'other providers match the test model');
       const listed = await rows.first().textContent();
-      expect(listed.includes('0.000150 in / 0.000600 out per 1k tokens'), 'the token price is not shown');
-      expect(listed.includes('0.002000 per request'), 'the flat model is not shown at its price per request');
+      expect(listed.includes('0.00015 in / 0.0006 out per 1k tokens'), 'the token price is not shown');
+      expect(listed.includes('0.002 per request'), 'the flat model is not shown at its price per request');
       // the provider's logo, from its own server
       const logo = rows.first().locator('img.provider-logo');
       await logo.waitFor();
