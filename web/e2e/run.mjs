@@ -6,7 +6,9 @@
 // channel and runs this. Settings (environment): CHAN_E2E_ADMIN_TOKEN, CHAN_E2E_CHANNEL (a channel
 // with a paid request), CHAN_E2E_CHARGED (its charged total, base units), CHAN_E2E_CONSUMER_KEY and
 // CHAN_E2E_PROVIDER_KEY (its parties' test keys), CHAN_E2E_SCREENSHOTS (directory for one screenshot
-// per page), CHAN_CHROMIUM (the browser, /usr/bin/chromium by default).
+// per page), CHAN_CHROMIUM (the browser, /usr/bin/chromium by default), CHAN_E2E_CLAIM_CHANNEL (a
+// channel with one claim on-chain) with its CHAN_E2E_CLAIM_PAYOUT, CHAN_E2E_CLAIM_FEE and
+// CHAN_E2E_CLAIM_TOTAL (base units).
 // Prints one line per scenario; exits 1 when any failed.
 import { mkdir } from 'node:fs/promises';
 import { launchBrowser } from './browser.mjs';
@@ -28,6 +30,12 @@ const env = {
   charged: process.env.CHAN_E2E_CHARGED,
   consumerKey: process.env.CHAN_E2E_CONSUMER_KEY,
   providerKey: process.env.CHAN_E2E_PROVIDER_KEY,
+  claim: {
+    channelId: process.env.CHAN_E2E_CLAIM_CHANNEL,
+    payout: process.env.CHAN_E2E_CLAIM_PAYOUT,
+    fee: process.env.CHAN_E2E_CLAIM_FEE,
+    totalClaimed: process.env.CHAN_E2E_CLAIM_TOTAL,
+  },
   screenshots,
 };
 

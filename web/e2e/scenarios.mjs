@@ -27,11 +27,11 @@ async function open(context, env, key) {
   return page;
 }
 
-/** USDC text of base units, as the pages write it (six decimals, thousands grouped). */
+/** USDC text of base units, as the pages (and the service) write it: trailing zeros stripped, no grouping. */
 function usdc(units) {
   const value = BigInt(units);
-  const whole = (value / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${whole}.${(value % 1_000_000n).toString().padStart(6, '0')}`;
+  const fraction = (value % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction === '' ? `${value / 1_000_000n}` : `${value / 1_000_000n}.${fraction}`;
 }
 
 async function openConsole(page, env) {
@@ -129,8 +129,8 @@ const browseAndFilter = {
       await page.locator(`tr[data-provider-id="${state.providerId}"]`).waitFor({ timeout: 20_000 });
       expect(await rows.count() === 1, 'other providers match the test model');
       const listed = await rows.first().textContent();
-      expect(listed.includes('0.000150 in / 0.000600 out per 1k tokens'), 'the token price is not shown');
-      expect(listed.includes('0.002000 per request'), 'the flat model is not shown at its price per request');
+      expect(listed.includes('0.00015 in / 0.0006 out per 1k tokens'), 'the token price is not shown');
+      expect(listed.includes('0.002 per request'), 'the flat model is not shown at its price per request');
       // the provider's logo, from its own server
       const logo = rows.first().locator('img.provider-logo');
       await logo.waitFor();
@@ -241,7 +241,7 @@ const providerPage = {
       `the feedback card shows ${feedback}`);
     const telemetry = await page.textContent('[data-testid=telemetry]');
     expect(telemetry.includes('4 requests') && telemetry.includes('p50 240 ms · p95 900 ms') && telemetry.includes('25 %')
-      && telemetry.includes('HTTP 502: 1') && telemetry.includes('0.015700 USDC'), `the telemetry card shows ${telemetry}`);
+      && telemetry.includes('HTTP 502: 1') && telemetry.includes('0.0157 USDC'), `the telemetry card shows ${telemetry}`);
     const quality = (await page.textContent('[data-testid=quality-score]')).trim();
     expect(/^0\.\d\d$|^1\.00$/.test(quality), `the quality score shows ${quality}`);
     expect((await page.textContent('[data-testid=website]')).includes('provider.example.test'), 'the website is not shown');
@@ -337,7 +337,7 @@ const channelPage = {
     await page.click('button[name=viewAsParty]');
     await page.locator('[data-testid=highest-voucher]').waitFor();
     const charged = await page.textContent('[data-testid=charged-total]');
-    expect(charged.includes(usdc(env.charged)), `charged total ${charged}, expected ${usdc(env.charged)}`);
+    expect(charged === `${usdc(env.charged)} USDC`, `charged total ${charged}, expected ${usdc(env.charged)} USDC`);
     expect((await page.textContent('[data-testid=highest-voucher]')).includes('nonce 1'), 'the voucher is not shown');
     await page.locator('[data-testid=channel-events] li[data-event-type=VoucherAccepted]').waitFor();
     const txLink = await page.locator('[data-testid=channel-events] a').first().getAttribute('href');
@@ -347,6 +347,42 @@ const channelPage = {
     await page.click('header nav a[href="/my-channels"]');
     await page.locator(`[data-testid=as-consumer] a[href="/channels/${env.channelId}"]`).waitFor();
     await shot(page, env, 'my-channels-consumer');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const explorerAndClaim = {
+  name: 'channel explorer: the network summary, and a claim shows its payout, fee and total claimed',
+  async run(context, env) {
+    const claim = env.claim;
+    expect(claim.channelId && claim.payout && claim.fee && claim.totalClaimed, 'no claimed channel given (CHAN_E2E_CLAIM_…)');
+    const page = await open(context, env);
+    await page.goto(`${env.baseUrl}/channels`);
+    await page.locator('[data-testid=explorer-totals]').waitFor();
+    const openChannels = Number(await page.textContent('[data-testid=open-channels]'));
+    expect(openChannels >= 2, `open channels ${openChannels}: the paid and the claimed channel are open`);
+    const claimedTotal = await page.textContent('[data-testid=usdc-claimed]');
+    expect(/^\d+(\.\d{1,6})? USDC$/.test(claimedTotal) && claimedTotal !== '0 USDC', `claimed over the network: ${claimedTotal}`);
+    expect(await page.locator('[data-testid=busiest-providers] tbody tr').count() >= 1, 'no busiest provider listed');
+    const activity = page.locator(`[data-testid=explorer-activity] li[data-activity=claimed][data-channel-id="${claim.channelId}"]`);
+    await activity.waitFor();
+    const activityText = await activity.textContent();
+    const figures = `payout ${usdc(claim.payout)} · fee ${usdc(claim.fee)} · total claimed ${usdc(claim.totalClaimed)} USDC`;
+    expect(activityText.includes(figures), `the claim in the recent activity shows ${activityText}, expected ${figures}`);
+    expect(await page.locator(`[data-testid=explorer-activity] li[data-activity=opened][data-channel-id="${claim.channelId}"]`).count() === 1,
+      'the channel\'s opening is not in the recent activity');
+    await shot(page, env, 'channel-explorer');
+
+    await activity.locator(`a[href="/channels/${claim.channelId}"]`).click();
+    const claimed = page.locator('[data-testid=channel-events] li[data-event-type=ChannelClaimed]');
+    await claimed.waitFor();
+    const shown = await claimed.locator('[data-testid=event-figures]').textContent();
+    expect(shown === figures, `the claim in the history shows "${shown}", expected "${figures}"`);
+    const terms = await page.textContent('[data-testid=channel-terms]');
+    expect(terms.includes(`Claimed${usdc(claim.totalClaimed)} USDC`) && terms.includes(`Fees paid${usdc(claim.fee)} USDC`),
+      `the terms show ${terms}`);
+    await shot(page, env, 'channel-claimed');
     page.assertNoErrors();
     await page.close();
   },
@@ -378,4 +414,4 @@ const cleanup = {
 };
 
 export const scenarios = [registerAndApprove, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
-  providerClaimables, cleanup];
+  explorerAndClaim, providerClaimables, cleanup];

@@ -1,32 +1,68 @@
-// Figures of a channel derived from its events, in base units.
+// What the pages show of a channel's recorded events, from each event type's own fields (the
+// generated ChannelEvent type: docs/api.md, Channel read models).
 import { baseUnits } from './money';
 import type { ChannelEvent } from './types';
 
-/** What the gateway charged on the channel so far: the last recorded charged total (0 when none is visible). */
-export function chargedTotal(events: ChannelEvent[]): bigint {
-  let total = 0n;
-  for (const event of events) {
-    const payload = event.payload as { chargedTotal?: string | null } | undefined;
-    if (payload?.chargedTotal != null) {
-      const value = baseUnits(payload.chargedTotal);
-      if (value > total) total = value;
-    }
-  }
-  return total;
+/** One amount of an event, in base units, with what it is. */
+export interface EventFigure {
+  label: string;
+  units: bigint;
 }
 
-/** Cumulative claimed amounts over time from ChannelClaimed events: [epoch seconds, base units]. */
-export function claimedOverTime(events: ChannelEvent[]): [number, bigint][] {
-  const points: [number, bigint][] = [];
-  for (const event of events) {
-    if (event.type !== 'ChannelClaimed' || !event.timestamp) continue;
-    const payload = event.payload as { claimedTotal?: string; amount?: string } | undefined;
-    const value = payload?.claimedTotal ?? payload?.amount;
-    if (value != null) points.push([Math.floor(Date.parse(event.timestamp) / 1000), baseUnits(value)]);
+/** The amounts an event carries, in the order a reader wants them; none for an event without. */
+export function eventFigures(event: ChannelEvent): EventFigure[] {
+  const figures: [string, string | undefined][] = (() => {
+    switch (event.type) {
+      case 'ChannelOpened':
+        return [['deposit', event.payload.deposit], ['claimed before the ledger saw it', nonZero(event.payload.claimedAtOpen)]];
+      case 'ChannelOpenConfirmed':
+        return [['deposit', event.payload.deposit]];
+      case 'VoucherAccepted':
+        return [['voucher', event.payload.amount], ['increment', event.payload.increment], ['hold', event.payload.hold],
+          ['charged total', event.payload.chargedTotal]];
+      case 'HoldRaised':
+        return [['hold', event.payload.hold]];
+      case 'RequestSettled':
+        return [['cost', event.payload.cost], ['charged', event.payload.charged], ['charged total', event.payload.chargedTotal]];
+      case 'ChannelClaimed':
+        return [['payout', event.payload.payout], ['fee', event.payload.fee], ['total claimed', event.payload.totalClaimed]];
+      case 'ChannelExpired':
+        return [];
+      case 'ChannelClosed':
+        return [['refund', event.payload.refund]];
+      case 'CloseAuthorized':
+        return [['final amount', event.payload.finalAmount]];
+      case 'ExcessReturned':
+        return [['returned', event.payload.amount]];
+      default:
+        return unknownEvent(event);
+    }
+  })();
+  return figures.filter((f): f is [string, string] => f[1] != null).map(([label, units]) => ({ label, units: baseUnits(units) }));
+}
+
+/** The voucher nonce an event is about, for the events of a voucher or its request. */
+export function eventNonce(event: ChannelEvent): string | undefined {
+  switch (event.type) {
+    case 'VoucherAccepted':
+    case 'HoldRaised':
+    case 'RequestSettled':
+      return event.payload.nonce;
+    default:
+      return undefined;
   }
-  return points;
 }
 
 export function explorerLink(template: string, txHash: string): string {
   return template.includes('{txHash}') ? template.replace('{txHash}', txHash) : `${template}${txHash}`;
+}
+
+function nonZero(units: string | undefined): string | undefined {
+  return units == null || baseUnits(units) === 0n ? undefined : units;
+}
+
+/** Every event type is handled above: an event type added to the API fails the build until it is. */
+function unknownEvent(event: never): [string, string | undefined][] {
+  void event;
+  return [];
 }

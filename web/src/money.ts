@@ -1,8 +1,13 @@
 // USDC amounts: the API writes integer base units (6 decimals) as decimal strings. They are kept
-// as bigint and turned into text digit by digit, never through a floating-point number.
+// as bigint and turned into text digit by digit, never through a floating-point number. The text
+// rules are the ledger's own (io.chanledger.domain.money.Usdc): the shared table of cases
+// ledger-domain/src/test/resources/vectors/usdc-text.json checks both against each other.
 
 export const USDC_DECIMALS = 6;
 const SCALE = 10n ** BigInt(USDC_DECIMALS);
+const UINT256_MAX = 2n ** 256n - 1n;
+/** A uint256 has at most 78 decimal digits; with the point, a USDC text at most 79 characters. */
+const UINT256_MAX_DIGITS = 78;
 
 /** Base units from what the API sends: a decimal string of an integer (or a safe JSON integer). */
 export function baseUnits(value: string | number | bigint | null | undefined): bigint {
@@ -16,34 +21,46 @@ export function baseUnits(value: string | number | bigint | null | undefined): b
   return BigInt(value);
 }
 
-/** "1.234500" for 1234500n: always six decimals, as the ledger counts. */
+/** 3750n → "0.00375", 5000000n → "5": plain decimal, trailing zeros stripped, no grouping. */
 export function formatUsdc(units: bigint): string {
-  const negative = units < 0n;
-  const abs = negative ? -units : units;
-  const whole = abs / SCALE;
-  const fraction = (abs % SCALE).toString().padStart(USDC_DECIMALS, '0');
-  return `${negative ? '-' : ''}${groupThousands(whole.toString())}.${fraction}`;
-}
-
-/** Base units of a decimal USDC text such as "0.2" or "12.000001"; more than six decimals is an error. */
-export function parseUsdc(text: string): bigint {
-  const match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text.replace(/,/g, ''));
-  if (!match) throw new RangeError(`not a USDC amount: "${text}"`);
-  const fraction = match[2] ?? '';
-  if (fraction.length > USDC_DECIMALS) throw new RangeError(`more than ${USDC_DECIMALS} decimals: "${text}"`);
-  return BigInt(match[1]) * SCALE + BigInt(fraction.padEnd(USDC_DECIMALS, '0') || '0');
+  if (units < 0n) throw new RangeError('USDC amount is negative');
+  const whole = (units / SCALE).toString();
+  const fraction = (units % SCALE).toString().padStart(USDC_DECIMALS, '0').replace(/0+$/, '');
+  return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 
 /**
- * A price as the providers publish it (decimal USDC per 1,000 tokens, which may be finer than a
- * base unit): checked and shown without trailing zeros beyond the sixth decimal.
+ * "0.00375" → 3750n. ASCII digits, optionally a '.' followed by 1 to 6 digits; no sign, exponent,
+ * whitespace or grouping. The result must fit a uint256.
+ */
+export function parseUsdc(text: string): bigint {
+  if (text === '') throw new RangeError('USDC amount is empty');
+  if (text.length > UINT256_MAX_DIGITS + 1) {
+    throw new RangeError(`USDC amount has ${text.length} characters, too many for a uint256`);
+  }
+  const match = /^([0-9]*)(?:\.([0-9]*))?$/.exec(text);
+  if (!match) throw new RangeError(`not a USDC amount: "${text}"; expected digits with at most one '.'`);
+  const [, whole, fraction] = match;
+  if (whole === '') throw new RangeError("USDC amount needs a digit before the '.'");
+  if (fraction === '') throw new RangeError("USDC amount needs a digit after the '.'");
+  const fractionDigits = fraction ?? '';
+  if (fractionDigits.length > USDC_DECIMALS) {
+    throw new RangeError(`USDC amount has ${fractionDigits.length} fraction digits; USDC has ${USDC_DECIMALS}`);
+  }
+  const units = BigInt(whole) * SCALE + BigInt(fractionDigits.padEnd(USDC_DECIMALS, '0'));
+  if (units > UINT256_MAX) throw new RangeError('USDC amount exceeds the uint256 range in base units');
+  return units;
+}
+
+/**
+ * A price as the providers publish it (decimal USDC per 1,000 tokens or per request, which may be
+ * finer than a base unit): shown as published, without trailing zeros, like amounts.
  */
 export function formatPrice(decimal: string): string {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
   if (!match) return decimal;
-  let fraction = match[2] ?? '';
-  while (fraction.length > USDC_DECIMALS && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
-  return `${groupThousands(match[1])}.${fraction.padEnd(USDC_DECIMALS, '0')}`;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  return fraction === '' ? match[1] : `${match[1]}.${fraction}`;
 }
 
 /** The share of {@code part} in {@code whole} in tenths of a percent, for bar widths (integer math). */
@@ -51,8 +68,4 @@ export function permille(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
   const clamped = part < 0n ? 0n : part > whole ? whole : part;
   return Number((clamped * 1000n) / whole);
-}
-
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

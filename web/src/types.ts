@@ -1,4 +1,9 @@
-// The shapes of the API answers the pages read (docs/api.md: Marketplace, channels, replay).
+// The shapes of the API answers the pages read (docs/api.md). Where the service's OpenAPI document
+// describes an answer the type is the generated one (api-types.ts, from openapi.json); the types
+// written here by hand are the answers whose generated schema leaves every member optional (the
+// marketplace's, signing, claimables, replay), until the service marks their required members.
+import type { components } from './api-types';
+
 
 export interface Pricing {
   inputPer1kTokens: string;
@@ -81,36 +86,19 @@ export interface Signing {
   [key: string]: unknown;
 }
 
-export interface Channel {
-  channelId: string;
-  consumer: string;
-  provider: string;
-  deposit: string;
-  expiry: string;
-  expiryEpochSeconds: number;
-  status: string;
-  provisional: boolean;
-  highestVoucher?: { amount: string; nonce: string; signature: string };
-  voucherCount?: number;
-  claimed: string;
-  feesPaid: string;
-  claimable?: string;
-  netClaimable?: string;
-  refundable?: string;
-  refund?: string;
-  closeKind?: string;
-  authorizedCloseAmount?: string;
-  atRisk?: boolean;
-  lastActivity?: string;
-}
+/** The schemas of the service's OpenAPI document (openapi.json), as generated into api-types.ts. */
+type Schemas = components['schemas'];
 
-export interface ChannelEvent {
-  type: string;
-  sequence?: number;
-  timestamp?: string;
-  chainRef?: { blockNumber: number; blockHash: string; txHash: string; logIndex: number } | null;
-  [key: string]: unknown;
-}
+/** GET /api/channels/{channelId}: a channel's balance, in the view its caller may have. */
+export type Channel = Schemas['ChannelResponse'];
+
+/** GET /api/channels/{channelId}/events: one recorded event; `type` tells the fields of its `payload`. */
+export type ChannelEvent = Schemas['ChannelEvent'];
+export type ChannelEventType = ChannelEvent['type'];
+
+/** GET /api/explorer/summary: the network's channels from the chain. */
+export type ExplorerSummary = Schemas['ExplorerSummary'];
+export type ExplorerActivity = Schemas['Activity'];
 
 export interface Claimable {
   provider: string;

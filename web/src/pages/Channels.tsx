@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
-import { chargedTotal, explorerLink } from '../channel';
+import { eventFigures, eventNonce, explorerLink } from '../channel';
 import { baseUnits, formatUsdc, permille } from '../money';
 import { navigate } from '../router';
-import { formatTime, signingInfo, webSettings } from '../shared';
-import type { Channel, ChannelEvent } from '../types';
+import { formatTime, shortAddress, signingInfo, webSettings } from '../shared';
+import type { Channel, ChannelEvent, ExplorerActivity, ExplorerSummary } from '../types';
 import { connectWallet, useWallet, walletSignedHeaders } from '../wallet';
 
 export function ChannelSearch() {
@@ -13,6 +13,7 @@ export function ChannelSearch() {
   return (
     <section>
       <h1>Channel explorer</h1>
+      <NetworkSummary />
       <p class="lead">Paste a channel id to see its terms, balance and history. Its parties (and the operator) see the vouchers too.</p>
       <form class="row card" onSubmit={(e) => { e.preventDefault(); if (valid) navigate(`/channels/${id.trim()}`); }}>
         <input name="channelId" size={70} placeholder="0x… (32 bytes)" value={id} onInput={(e) => setId(e.currentTarget.value)}
@@ -22,6 +23,78 @@ export function ChannelSearch() {
       </form>
       <p>Your own channels, as consumer or provider: <a href="/my-channels">My channels</a>.</p>
     </section>
+  );
+}
+
+/** The whole network from the chain (GET /api/explorer/summary): totals, busiest providers, latest activity. */
+function NetworkSummary() {
+  const [summary, setSummary] = useState<ExplorerSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [explorer, setExplorer] = useState('https://polygonscan.com/tx/{txHash}');
+  useEffect(() => {
+    getJson<ExplorerSummary>('/api/explorer/summary').then(setSummary).catch((e) => setError(errorText(e)));
+    webSettings().then((s) => setExplorer(s.explorerTxUrl)).catch(() => undefined);
+  }, []);
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!summary) return <p>Loading the network…</p>;
+  const t = summary.totals;
+  return (
+    <div class="grid">
+      <div class="card">
+        <h2>Network</h2>
+        <dl class="facts" data-testid="explorer-totals">
+          <dt>Open channels</dt><dd data-testid="open-channels">{t.openChannels}</dd>
+          <dt>Expired, not closed</dt><dd>{t.expiredChannels}</dd>
+          <dt>All channels</dt><dd>{t.channels}</dd>
+          <dt>USDC locked</dt><dd data-testid="usdc-locked">{formatUsdc(baseUnits(t.locked))} USDC</dd>
+          <dt>Claimed</dt><dd data-testid="usdc-claimed">{formatUsdc(baseUnits(t.claimed))} USDC</dd>
+          <dt>Fees</dt><dd data-testid="usdc-fees">{formatUsdc(baseUnits(t.feesPaid))} USDC</dd>
+        </dl>
+        <h2>Busiest providers</h2>
+        {summary.busiestProviders.length === 0 ? <p class="muted">No claims yet.</p> : (
+          <table data-testid="busiest-providers">
+            <thead><tr><th>provider</th><th class="num">claimed (USDC)</th><th class="num">fees</th><th class="num">channels</th></tr></thead>
+            <tbody>
+              {summary.busiestProviders.map((p) => (
+                <tr data-provider={p.provider}>
+                  <td><code title={p.provider}>{shortAddress(p.provider)}</code></td>
+                  <td class="num">{formatUsdc(baseUnits(p.claimed))}</td>
+                  <td class="num">{formatUsdc(baseUnits(p.feesPaid))}</td>
+                  <td class="num">{p.channels}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <div class="card">
+        <h2>Recent activity</h2>
+        {summary.recentActivity.length === 0 ? <p class="muted">No channel yet.</p> : (
+          <ol class="timeline" data-testid="explorer-activity">
+            {summary.recentActivity.map((a) => <ActivityItem activity={a} explorer={explorer} />)}
+          </ol>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ActivityItem({ activity: a, explorer }: { activity: ExplorerActivity; explorer: string }) {
+  const figures: [string, string | undefined][] = a.kind === 'opened' ? [['deposit', a.deposit]]
+    : a.kind === 'claimed' ? [['payout', a.payout], ['fee', a.fee], ['total claimed', a.totalClaimed]]
+    : [['refund', a.refund]];
+  const text = figures.filter(([, units]) => units != null).map(([label, units]) => `${label} ${formatUsdc(baseUnits(units))}`);
+  return (
+    <li data-activity={a.kind} data-channel-id={a.channelId}>
+      <strong>{a.kind}</strong>{a.closeKind ? ` (${a.closeKind.replace('_', ' ')})` : ''}{' '}
+      <a href={`/channels/${a.channelId}`}><code>{a.channelId.slice(0, 10)}…{a.channelId.slice(-8)}</code></a>{' '}
+      <span class="muted">{formatTime(a.at)}</span>
+      {text.length > 0 && <div>{text.join(' · ')} USDC</div>}
+      <div class="muted">
+        {a.provider && <>provider <code title={a.provider}>{shortAddress(a.provider)}</code></>}
+        {a.chainRef && <> · tx <a href={explorerLink(explorer, a.chainRef.txHash)} target="_blank" rel="noreferrer"><code>{a.chainRef.txHash.slice(0, 18)}…</code></a></>}
+      </div>
+    </li>
   );
 }
 
@@ -75,7 +148,9 @@ export function ChannelPage({ channelId }: { channelId: string }) {
   if (!channel) return <section><h1>Channel</h1><p>Loading…</p></section>;
   const deposit = baseUnits(channel.deposit);
   const claimed = baseUnits(channel.claimed);
-  const charged = chargedTotal(events);
+  // what the gateway charged and what running requests hold: the API's figures, parties only
+  const charged = baseUnits(channel.chargedTotal);
+  const held = baseUnits(channel.held);
   return (
     <section>
       <h1>Channel <code class="muted">{channelId.slice(0, 10)}…{channelId.slice(-8)}</code></h1>
@@ -102,6 +177,7 @@ export function ChannelPage({ channelId }: { channelId: string }) {
               <dt>Highest voucher</dt>
               <dd data-testid="highest-voucher">{formatUsdc(baseUnits(channel.highestVoucher.amount))} USDC, nonce {channel.highestVoucher.nonce}</dd>
               <dt>Charged</dt><dd data-testid="charged-total">{formatUsdc(charged)} USDC</dd>
+              <dt>Held by running requests</dt><dd data-testid="held">{formatUsdc(held)} USDC</dd>
               <dt>Claimable</dt><dd>{formatUsdc(baseUnits(channel.claimable))} USDC</dd>
               <dt>Refundable</dt><dd>{formatUsdc(baseUnits(channel.refundable))} USDC</dd>
             </>}
@@ -131,14 +207,17 @@ export function ChannelPage({ channelId }: { channelId: string }) {
 }
 
 function EventItem({ event, explorer }: { event: ChannelEvent; explorer: string }) {
-  const payload = (event.payload ?? {}) as Record<string, unknown>;
-  const amountKeys = ['deposit', 'amount', 'cost', 'chargedTotal', 'claimedTotal', 'finalAmount', 'refund', 'fee'];
-  const figures = amountKeys.filter((k) => typeof payload[k] === 'string' && /^\d+$/.test(payload[k] as string))
-    .map((k) => `${k} ${formatUsdc(BigInt(payload[k] as string))}`);
+  const figures = eventFigures(event);
+  const nonce = eventNonce(event);
   return (
     <li data-event-type={event.type}>
       <strong>{event.type}</strong> <span class="muted">{formatTime(event.timestamp)}</span>
-      {figures.length > 0 && <div>{figures.join(' · ')} USDC{payload.nonce != null ? ` · nonce ${payload.nonce}` : ''}</div>}
+      {event.type === 'ChannelClosed' && event.payload.kind && <> · {event.payload.kind.toLowerCase().replace('_', ' ')}</>}
+      {figures.length > 0 && (
+        <div data-testid="event-figures">
+          {figures.map((f) => `${f.label} ${formatUsdc(f.units)}`).join(' · ')} USDC{nonce != null ? ` · nonce ${nonce}` : ''}
+        </div>
+      )}
       {event.chainRef && (
         <div class="muted">
           block {event.chainRef.blockNumber} · tx <a href={explorerLink(explorer, event.chainRef.txHash)} target="_blank" rel="noreferrer"><code>{event.chainRef.txHash.slice(0, 18)}…</code></a>

@@ -27,7 +27,7 @@ import org.web3j.utils.Numeric;
 
 /**
  * The web pages in a real browser against the whole service on the devnet: this test pays one
- * request on a fresh channel to the test gateway, then runs {@code web/e2e/run.mjs} (Playwright
+ * request on a fresh channel to the test gateway and claims on another channel, then runs {@code web/e2e/run.mjs} (Playwright
  * driving headless Chromium, with a test EIP-1193 wallet injected into the pages) and requires
  * every scenario to pass. Screenshots of every page land in {@code target/web-screenshots}.
  *
@@ -50,6 +50,7 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
     void everyPageWorksInABrowserAgainstTheService() throws Exception {
         requireBrowserSetup();
         PaidChannel paid = payOneRequest();
+        ClaimedChannel claimed = claimOnAFreshChannel();
 
         Path screenshots = Path.of("target", "web-screenshots").toAbsolutePath();
         Path output = Files.createTempFile("web-e2e", ".log");
@@ -62,6 +63,10 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         builder.environment().put("CHAN_E2E_CHARGED", paid.charged().toString());
         builder.environment().put("CHAN_E2E_CONSUMER_KEY", paid.consumerKey());
         builder.environment().put("CHAN_E2E_PROVIDER_KEY", providerKey);
+        builder.environment().put("CHAN_E2E_CLAIM_CHANNEL", claimed.channelId());
+        builder.environment().put("CHAN_E2E_CLAIM_PAYOUT", claimed.payout().toString());
+        builder.environment().put("CHAN_E2E_CLAIM_FEE", claimed.fee().toString());
+        builder.environment().put("CHAN_E2E_CLAIM_TOTAL", claimed.payout().toString());
         builder.environment().put("CHAN_E2E_SCREENSHOTS", screenshots.toString());
         builder.environment().put("CHAN_CHROMIUM", CHROMIUM.toString());
         Process run = builder.start();
@@ -83,10 +88,37 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
                 "ok - console: replay runs to COMPLETED with matching checksums",
                 "ok - console: an invalid skill shows its problems",
                 "ok - channel explorer: the consumer sees the voucher and the charged total",
+                "ok - channel explorer: the network summary, and a claim shows its payout, fee and total claimed",
                 "ok - my channels: the provider sees the channel among its claimables");
     }
 
     private record PaidChannel(String channelId, String consumerKey, BigInteger charged) {
+    }
+
+    private record ClaimedChannel(String channelId, BigInteger payout, BigInteger fee) {
+    }
+
+    /**
+     * A fresh agent opens a channel to a fresh provider, which claims a voucher on-chain: the
+     * claim's payout, the contract's fee on it and the claimed total are what the pages must show.
+     */
+    private ClaimedChannel claimOnAFreshChannel() throws Exception {
+        Devnet devnet = devnet();
+        Credentials agent = Credentials.create(Keys.createEcKeyPair());
+        Credentials provider = Credentials.create(Keys.createEcKeyPair());
+        devnet.setBalance(agent.getAddress(), Devnet.GAS_MONEY);
+        devnet.setBalance(provider.getAddress(), Devnet.GAS_MONEY);
+        OpenedChannel opened = devnet.fundAndOpen(agent, provider.getAddress(), BigInteger.valueOf(3_000_000), 86_400);
+        BigInteger payout = BigInteger.valueOf(1_250_000);
+        BigInteger fee = payout.multiply(devnet.feeBps()).divide(BigInteger.valueOf(10_000));
+        devnet.claim(provider, opened.channelId(), payout, BigInteger.ONE,
+                devnet.signVoucher(agent, opened.channelId(), payout, BigInteger.ONE));
+        String channel = baseUrl() + "/api/channels/" + opened.channelId();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Http.Reply reply = Http.get(channel);
+            return reply.status() == 200 && reply.json().path("claimed").asText().equals(payout.toString());
+        });
+        return new ClaimedChannel(opened.channelId(), payout, fee);
     }
 
     /** A fresh agent opens a channel to the test gateway on the devnet and pays one echo request. */

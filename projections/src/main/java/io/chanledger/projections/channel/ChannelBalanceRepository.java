@@ -180,6 +180,30 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
                 ROW, provider, afterExpiry, afterExpiry, afterChannelId, limit);
     }
 
+    /**
+     * Totals over every channel, from the figures the chain shows: channels by status, what the
+     * contract holds for the channels not closed yet (deposit − claimed; an expired channel's
+     * funds stay locked until it is closed), and what was claimed and paid in fees over all.
+     */
+    public NetworkTotals networkTotals() {
+        return jdbc.queryForObject("SELECT COUNT(*) AS channels,"
+                + " COALESCE(SUM(CASE WHEN status = 'open' THEN 1 ELSE 0 END), 0) AS open_channels,"
+                + " COALESCE(SUM(CASE WHEN status = 'expired' THEN 1 ELSE 0 END), 0) AS expired_channels,"
+                + " COALESCE(SUM(CASE WHEN status <> 'closed' THEN deposit - claimed ELSE 0 END), 0) AS locked,"
+                + " COALESCE(SUM(claimed), 0) AS claimed, COALESCE(SUM(fees_paid), 0) AS fees_paid"
+                + " FROM channel_balance", (r, n) -> new NetworkTotals(r.getLong("channels"), r.getLong("open_channels"),
+                        r.getLong("expired_channels"), uint(r, "locked"), uint(r, "claimed"), uint(r, "fees_paid")));
+    }
+
+    /** The providers that claimed the most over all their channels, most first (then by address); none that claimed nothing. */
+    public List<ProviderVolume> busiestProviders(int limit) {
+        return jdbc.query("SELECT provider, COUNT(*) AS channels, SUM(claimed) AS claimed, SUM(fees_paid) AS fees_paid"
+                        + " FROM channel_balance GROUP BY provider HAVING SUM(claimed) > 0"
+                        + " ORDER BY SUM(claimed) DESC, provider LIMIT ?",
+                (r, n) -> new ProviderVolume(r.getString("provider"), r.getLong("channels"), uint(r, "claimed"),
+                        uint(r, "fees_paid")), limit);
+    }
+
     /** Run inside a transaction on PostgreSQL, so that rows stream instead of being read all at once. */
     public TableChecksum checksum() {
         TableChecksum.Builder checksum = new TableChecksum.Builder("channel_balance");

@@ -131,6 +131,23 @@ public class EventTable {
         streaming.query(sql.toString(), each, args.toArray());
     }
 
+    /**
+     * The newest events of {@code types} (channel event classes), newest first, at most
+     * {@code limit}. Columns as {@link #COLUMNS}. Walks the primary key's index backwards until it
+     * has found them, so it is quick while such events are not rare among the newest.
+     */
+    public void newest(Collection<Class<? extends ChannelEvent>> types, int limit, RowCallbackHandler each) {
+        List<Object> args = new ArrayList<>();
+        List<String> marks = new ArrayList<>();
+        for (Class<?> type : types) {
+            marks.add("?");
+            args.add(type.getName());
+        }
+        args.add(limit);
+        jdbc.query("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE payload_type IN (" + String.join(", ", marks)
+                + ") ORDER BY global_index DESC LIMIT ?", each, args.toArray());
+    }
+
     /** The events of one aggregate, in sequence. Columns as {@link #COLUMNS}. */
     public void aggregate(String aggregateId, RowCallbackHandler each) {
         jdbc.query("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE aggregate_identifier = ? ORDER BY sequence_number",

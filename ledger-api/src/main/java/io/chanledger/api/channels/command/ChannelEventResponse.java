@@ -2,6 +2,7 @@ package io.chanledger.api.channels.command;
 
 import io.chanledger.api.channels.query.ChannelView;
 import io.chanledger.domain.chain.ChainRef;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import org.axonframework.eventhandling.DomainEventMessage;
 
@@ -10,7 +11,10 @@ import org.axonframework.eventhandling.DomainEventMessage;
  * payload as stored, and its provenance — the chain ref of a chain fact, or the signature of an
  * accepted voucher. In the {@link ChannelView#ON_CHAIN} view {@code sequence} is left out: it counts
  * every event of the channel, so the gaps between on-chain events would count its vouchers.
+ * Its OpenAPI schema is one per event type, with the payload's own fields
+ * ({@link ChannelEventSchemas}).
  */
+@Schema(name = ChannelEventSchemas.EVENT)
 record ChannelEventResponse(String type, Long sequence, Instant timestamp, Object payload, ChainRef chainRef,
                             String signature) {
 

@@ -1,9 +1,12 @@
 package io.chanledger.api.channels.query;
 
+import static io.swagger.v3.oas.annotations.media.Schema.RequiredMode.REQUIRED;
+
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Locale;
@@ -14,16 +17,22 @@ import java.util.Locale;
  * count, everything derived from the highest voucher (claimable, net claimable, refundable, at
  * risk), the authorized close amount, what the provider gateway charged and what its running
  * requests hold, and the last activity and sequence, which move with every voucher.
- * {@code lastSequence} is the channel's last event the answer includes.
+ * {@code lastSequence} is the channel's last event the answer includes. The on-chain members are
+ * always present, and the OpenAPI document says so (the web pages' types are generated from it).
  */
-record ChannelResponse(String channelId, String consumer, String provider, BigInteger deposit, Instant expiry,
-                       long expiryEpochSeconds, String status, boolean provisional, Voucher highestVoucher,
-                       Long voucherCount, BigInteger claimed, BigInteger feesPaid, BigInteger claimable,
+record ChannelResponse(@Schema(requiredMode = REQUIRED) String channelId, @Schema(requiredMode = REQUIRED) String consumer,
+                       @Schema(requiredMode = REQUIRED) String provider, @Schema(requiredMode = REQUIRED) BigInteger deposit,
+                       @Schema(requiredMode = REQUIRED) Instant expiry, long expiryEpochSeconds,
+                       @Schema(requiredMode = REQUIRED, allowableValues = {"open", "expired", "closed"}) String status,
+                       boolean provisional, Voucher highestVoucher, Long voucherCount,
+                       @Schema(requiredMode = REQUIRED) BigInteger claimed, @Schema(requiredMode = REQUIRED) BigInteger feesPaid,
+                       BigInteger claimable,
                        BigInteger netClaimable, BigInteger refundable, BigInteger refund, String closeKind,
                        BigInteger authorizedCloseAmount, BigInteger chargedTotal, BigInteger held, Boolean atRisk,
                        Instant lastActivity, Long lastSequence) {
 
-    record Voucher(BigInteger amount, BigInteger nonce, String signature) {
+    record Voucher(@Schema(requiredMode = REQUIRED) BigInteger amount, @Schema(requiredMode = REQUIRED) BigInteger nonce,
+                   @Schema(requiredMode = REQUIRED) String signature) {
     }
 
     /** {@code contract}: its fee in force now, which the next claim pays, gives the net claimable. */
