@@ -1,5 +1,6 @@
 package io.chanledger.api.audit;
 
+import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.chain.rpc.EthApi;
@@ -105,7 +106,8 @@ public final class AuditCommand {
         long chainId = options.number("--chain-id", 137);
         int startingFeeBps = (int) options.number("--fee-bps", 200);
         Path file = Path.of(options.positional.getFirst());
-        ExportVerifier verifier = new ExportVerifier(chainId, contract, startingFeeBps);
+        ExportVerifier verifier = new ExportVerifier(chainId, contract, startingFeeBps,
+                AxonStorageConfiguration.eventObjectMapper());
         ExportVerifier.Report report;
         try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             report = verifier.verify(lines, ProgressMeter.onStandardError("verifying", Files.size(file)));

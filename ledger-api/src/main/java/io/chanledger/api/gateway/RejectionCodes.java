@@ -9,12 +9,12 @@ import io.chanledger.domain.channel.VoucherRejection;
  * A voucher below the highest accepted one is {@code insufficient_funds}: it does not cover
  * what the channel already owes.
  */
-final class RejectionCodes {
+public final class RejectionCodes {
 
     private RejectionCodes() {
     }
 
-    static String codeOf(VoucherRejection reason) {
+    public static String codeOf(VoucherRejection reason) {
         return switch (reason) {
             case INVALID_VOUCHER_FORMAT -> "invalid_voucher_format";
             case CHANNEL_NOT_FOUND, CHANNEL_CLOSED, CHANNEL_EXPIRED, CHANNEL_CLOSING -> "channel_not_found";

@@ -1,6 +1,7 @@
 package io.chanledger.api.chain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.LedgerIntegrationTest;
@@ -63,7 +64,7 @@ class FaultyRpcTest extends LedgerIntegrationTest {
             ChainListener listener = chain.listener(id, flaky, Finality.depth(0), 3, 2);
             long head = new EthApi(new JsonRpcClient(chain.node.rpcUrl(), Duration.ofSeconds(5), RetryPolicy.defaults()))
                     .blockNumber();
-            Await.until("the listener catches up through the faulty proxy", () -> {
+            await("the listener catches up through the faulty proxy").atMost(Duration.ofSeconds(30)).until(() -> {
                 try {
                     listener.poll();
                 } catch (RpcException transientFault) {

@@ -1,6 +1,7 @@
 package io.chanledger.api.chain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.audit.AuditCli;
@@ -17,6 +18,7 @@ import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,11 +67,13 @@ class FeeAndTokenChangesTest extends LedgerIntegrationTest {
     }
 
     private void awaitFee(BigInteger feeBps) {
-        Await.until("the ledger records the fee of " + feeBps + " bps", () -> contract.current().feeBps().equals(feeBps));
+        await("the ledger records the fee of " + feeBps + " bps").atMost(Duration.ofSeconds(30))
+                .until(() -> contract.current().feeBps().equals(feeBps));
     }
 
     private ChannelState awaitState(String channelId, String what, java.util.function.Predicate<ChannelState> done) {
-        return Await.until(what, () -> history.state(channelId).orElse(null), done);
+        return await(what).atMost(Duration.ofSeconds(30))
+                .until(() -> history.state(channelId).orElse(null), value -> value != null && done.test(value));
     }
 
     @Test
@@ -95,12 +99,13 @@ class FeeAndTokenChangesTest extends LedgerIntegrationTest {
             devnet.setFee(OWNER, recipient, RAISED_FEE_BPS);
             awaitFee(RAISED_FEE_BPS);
 
-            JsonNode claim = Await.until("the claimables show what is left after the first claim", () -> {
+            JsonNode claim = await("the claimables show what is left after the first claim").atMost(Duration.ofSeconds(30))
+                    .until(() -> {
                 String path = "/api/providers/" + provider.getAddress() + "/claimable";
                 Http.Reply reply = Http.send(WalletSigning.signedGet(baseUrl(), path, signer(provider),
                         Instant.now().getEpochSecond()));
                 return reply.status() == 200 ? reply.json().path("claims").path(0) : null;
-            }, c -> "2000000".equals(c.path("claimable").asText()));
+            }, c -> c != null && "2000000".equals(c.path("claimable").asText()));
             assertThat(claim.path("channelId").asText()).isEqualTo(channelId);
             assertThat(claim.path("netClaimable").asText()).as("less 5 %, the fee the next claim pays")
                     .isEqualTo("1900000");
@@ -151,7 +156,8 @@ class FeeAndTokenChangesTest extends LedgerIntegrationTest {
         String newToken = devnet.deployTestUsdc(freshWallet()).toLowerCase(Locale.ROOT);
         try {
             devnet.setUsdc(OWNER, newToken);
-            Await.until("the ledger records the token change", () -> newToken.equals(contract.current().usdc()));
+            await("the ledger records the token change").atMost(Duration.ofSeconds(30))
+                    .until(() -> newToken.equals(contract.current().usdc()));
 
             AuditCli.Result unfunded = reconcile(channelId);
             assertThat(unfunded.status()).as(unfunded.out()).isEqualTo(1);
@@ -164,7 +170,8 @@ class FeeAndTokenChangesTest extends LedgerIntegrationTest {
             assertThat(funded.out()).contains("token " + newToken).contains("OK: no mismatches");
         } finally {
             devnet.setUsdc(OWNER, tokenBefore);
-            Await.until("the ledger records the token's return", () -> tokenBefore.equals(contract.current().usdc()));
+            await("the ledger records the token's return").atMost(Duration.ofSeconds(30))
+                    .until(() -> tokenBefore.equals(contract.current().usdc()));
         }
     }
 

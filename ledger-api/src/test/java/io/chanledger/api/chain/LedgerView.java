@@ -1,9 +1,12 @@
 package io.chanledger.api.chain;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +45,8 @@ final class LedgerView {
     }
 
     JsonNode awaitChannel(String channelId, String what, java.util.function.Predicate<JsonNode> done) {
-        return Await.until("channel " + channelId + ": " + what, () -> channel(channelId), done);
+        return await("channel " + channelId + ": " + what).atMost(Duration.ofSeconds(30))
+                .until(() -> channel(channelId), value -> value != null && done.test(value));
     }
 
     JsonNode awaitStatus(String channelId, String status) {

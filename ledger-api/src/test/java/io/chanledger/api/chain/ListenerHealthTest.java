@@ -2,6 +2,7 @@ package io.chanledger.api.chain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.AdminReads;
@@ -99,8 +100,9 @@ class ListenerHealthTest extends LedgerIntegrationTest {
     @Test
     void theApplicationsListenerReportsItsHealthAndMeters() {
         long head = chainNode.blockNumber();
-        String metrics = Await.until("the listener's checkpoint reaches block " + head,
-                () -> AdminReads.get(baseUrl() + "/actuator/prometheus").body(), text -> gauge(text, "chan_listener_checkpoint_block") >= head);
+        String metrics = await("the listener's checkpoint reaches block " + head).atMost(Duration.ofSeconds(30))
+                .until(() -> AdminReads.get(baseUrl() + "/actuator/prometheus").body(),
+                        text -> text != null && gauge(text, "chan_listener_checkpoint_block") >= head);
 
         assertThat(gauge(metrics, "chan_listener_lag_blocks")).isGreaterThanOrEqualTo(0);
         assertThat(gauge(metrics, "chan_listener_halted")).isZero();

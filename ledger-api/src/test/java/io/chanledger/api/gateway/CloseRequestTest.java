@@ -3,6 +3,7 @@ package io.chanledger.api.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
@@ -46,7 +47,7 @@ class CloseRequestTest extends LedgerIntegrationTest {
     private Agent openedAgent(BigInteger deposit) {
         Agent agent = Agent.create(devnet(), baseUrl());
         agent.open(identity.address(), deposit, 86_400);
-        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         return agent;
     }
 
@@ -154,7 +155,7 @@ class CloseRequestTest extends LedgerIntegrationTest {
         assertThat(served).as("served above the authorization").isPositive()
                 .isLessThanOrEqualTo(MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
 
-        ChannelState state = GatewayFlowTest.awaitState(history, agent.channelId,
+        ChannelState state = ChannelStates.awaitState(history, agent.channelId,
                 s -> s.status() == ChannelStatus.CLOSED, "the listener to record the close");
         assertThat(state.refund()).as("the consumer got back all above the older authorization")
                 .isEqualTo(deposit.subtract(authorized));
@@ -243,7 +244,7 @@ class CloseRequestTest extends LedgerIntegrationTest {
         }
 
         watchtower.runOnce();
-        ChannelState claimed = GatewayFlowTest.awaitState(history, agent.channelId,
+        ChannelState claimed = ChannelStates.awaitState(history, agent.channelId,
                 s -> s.claimed().compareTo(authorized) > 0, "the watchtower's claim above the authorization");
         assertThat(claimed.claimed()).as("no more than the consumer was charged")
                 .isLessThanOrEqualTo(claimed.chargedTotal());

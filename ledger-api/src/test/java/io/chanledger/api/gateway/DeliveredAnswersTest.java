@@ -3,6 +3,7 @@ package io.chanledger.api.gateway;
 import static io.chanledger.api.gateway.GatewayFlowTest.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.support.AdminReads;
+import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
@@ -112,7 +114,7 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
         assertThatThrownBy(() -> impatient.send(request, HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(HttpTimeoutException.class);
         BigInteger price = BigInteger.valueOf(20_000);
-        GatewayFlowTest.awaitState(history, channelId, s -> s.chargedTotal().equals(price),
+        ChannelStates.awaitState(history, channelId, s -> s.chargedTotal().equals(price),
                 "the late answer to be settled");
 
         Http.Reply again = chat(voucher, body);
@@ -308,8 +310,8 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
         // admitted as a request is, and never settled: its process died
         admission.admit(voucher, new MeteredRequest(hold, Instant.now().plusSeconds(600).getEpochSecond(),
                 identity.address()));
-        Await.until(Duration.ofSeconds(20), "the read model to show the hold",
-                () -> readModel().path("held").asText().equals("2000"));
+        await("the read model to show the hold").atMost(Duration.ofSeconds(20))
+                .until(() -> readModel().path("held").asText().equals("2000"));
 
         // an instance that starts now sees no live instance older than the hold
         int released = release.release(Instant.now(), Instant.now().plusSeconds(5));
@@ -317,8 +319,8 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
         assertThat(released).isPositive();
         assertThat(settlements()).singleElement().satisfies(s -> assertThat(s.charged()).isZero());
         assertThat(history.state(channelId).orElseThrow().holds()).isEmpty();
-        Await.until(Duration.ofSeconds(20), "the read model to drop the hold",
-                () -> readModel().path("held").asText().equals("0") && holdsColumn().isEmpty());
+        await("the read model to drop the hold").atMost(Duration.ofSeconds(20))
+                .until(() -> readModel().path("held").asText().equals("0") && holdsColumn().isEmpty());
         assertThat(readModel().path("chargedTotal").asText()).isEqualTo("0");
     }
 
@@ -332,18 +334,18 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
                 Channels.sign(consumer, channelId, BigInteger.valueOf(100_000), BigInteger.TWO));
         admission.admit(running, new MeteredRequest(BigInteger.valueOf(3_000),
                 Instant.now().plusSeconds(600).getEpochSecond(), identity.address()));
-        Await.until(Duration.ofSeconds(20), "the read model to show both holds",
-                () -> holdsColumn().split(";").length == 2);
-        Await.until(Duration.ofSeconds(5), "the first hold to lapse",
-                () -> Instant.now().getEpochSecond() > history.state(channelId).orElseThrow().holds()
+        await("the read model to show both holds").atMost(Duration.ofSeconds(20))
+                .until(() -> holdsColumn().split(";").length == 2);
+        await("the first hold to lapse").atMost(Duration.ofSeconds(5))
+                .until(() -> Instant.now().getEpochSecond() > history.state(channelId).orElseThrow().holds()
                         .get(BigInteger.ONE).until());
 
         release.round();
 
         assertThat(history.state(channelId).orElseThrow().holds()).containsOnlyKeys(BigInteger.TWO);
         assertThat(settlements()).singleElement().satisfies(s -> assertThat(s.nonce()).isEqualTo(BigInteger.ONE));
-        Await.until(Duration.ofSeconds(20), "the read model to keep only the running hold",
-                () -> holdsColumn().startsWith("2:3000:"));
+        await("the read model to keep only the running hold").atMost(Duration.ofSeconds(20))
+                .until(() -> holdsColumn().startsWith("2:3000:"));
     }
 
     private JsonNode readModel() {

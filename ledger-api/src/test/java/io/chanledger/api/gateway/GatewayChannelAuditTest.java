@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.audit.AuditCli;
 import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.channel.ChannelStatus;
@@ -41,7 +42,7 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
     void theExportOfAChannelServedThroughTheGatewayVerifiesWithoutFindings() throws Exception {
         Agent agent = Agent.create(devnet(), baseUrl());
         agent.open(identity.address(), BigInteger.valueOf(5_000_000), 86_400);
-        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger total = BigInteger.ZERO;
         for (String prompt : List.of("first question", "second question")) {
             BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.hold(prices, "echo-1", prompt, null))
@@ -63,7 +64,7 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
         BigInteger finalAmount = new BigInteger(close.json().path("finalAmount").asText());
         devnet().cooperativeClose(agent.wallet, agent.channelId, finalAmount,
                 Hex.decode(close.json().path("signature").asText()));
-        GatewayFlowTest.awaitState(history, agent.channelId, s -> s.status() == ChannelStatus.CLOSED,
+        ChannelStates.awaitState(history, agent.channelId, s -> s.status() == ChannelStatus.CLOSED,
                 "the listener to record the cooperative close");
 
         List<String> export = export(agent.channelId);

@@ -1,5 +1,6 @@
 package io.chanledger.api.gateway;
 
+import static io.chanledger.api.support.ChannelStates.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,7 +15,6 @@ import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,9 +31,8 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
 public class GatewayFlowTest extends LedgerIntegrationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration LEDGER_WAIT = Duration.ofSeconds(30);
     /** The echo backend's longest answer to a request without an output limit (application-test.yml). */
-    public static final int ECHO_ANSWER_TOKENS = 256;
+    public static final int ECHO_ANSWER_TOKENS = GatewayPrices.ECHO_ANSWER_TOKENS;
 
     @Autowired
     ProviderIdentity identity;
@@ -64,12 +63,6 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
     static BigInteger hold(PriceList prices, String model, String content, Integer maxTokens) {
         return prices.model(model).orElseThrow().hold(inputTokens(model, content),
                 maxTokens == null ? OptionalLong.empty() : OptionalLong.of(maxTokens));
-    }
-
-    public static ChannelState awaitState(ChannelHistory history, String channelId,
-                                          java.util.function.Predicate<ChannelState> test, String what) {
-        Await.until(LEDGER_WAIT, what, () -> history.state(channelId).filter(test).isPresent());
-        return history.state(channelId).orElseThrow();
     }
 
     @Test

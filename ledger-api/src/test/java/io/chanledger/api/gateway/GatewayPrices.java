@@ -9,6 +9,9 @@ import org.springframework.context.ApplicationContext;
  */
 public final class GatewayPrices {
 
+    /** The answer limit of the echo backend's answers, in tokens, when a request sets none. */
+    public static final int ECHO_ANSWER_TOKENS = 256;
+
     private final PriceList prices;
 
     public GatewayPrices(ApplicationContext context) {

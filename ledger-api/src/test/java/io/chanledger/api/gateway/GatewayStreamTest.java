@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.support.Channels;
@@ -20,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -73,8 +75,8 @@ class GatewayStreamTest extends LedgerIntegrationTest {
         }
         assertThat(received).isEqualTo(5);
 
-        RequestSettled settled = Await.value(Duration.ofSeconds(20), "the cut stream to be settled",
-                () -> settlement(channelId).orElse(null));
+        RequestSettled settled = await("the cut stream to be settled").atMost(Duration.ofSeconds(20))
+                .until(() -> settlement(channelId).orElse(null), Objects::nonNull);
         long input = GatewayFlowTest.inputTokens("echo-1", prompt);
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         assertThat(settled.cost()).isLessThan(rate.cost(input, maxTokens));

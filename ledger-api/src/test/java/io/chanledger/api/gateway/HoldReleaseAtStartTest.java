@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.channels.command.ChannelHistory;
@@ -55,16 +56,16 @@ class HoldReleaseAtStartTest {
                     Channels.sign(CONSUMER, channelId, BigInteger.valueOf(100_000), BigInteger.ONE));
             // admitted as the gateway admits a request, which then never reaches its settlement
             first.getBean(Metering.class).admit(voucher, BigInteger.valueOf(2_000));
-            Await.until(Duration.ofSeconds(20), "the read model to show the hold",
-                    () -> held(first, channelId).equals("2000"));
+            await("the read model to show the hold").atMost(Duration.ofSeconds(20))
+                    .until(() -> held(first, channelId).equals("2000"));
         }
 
         // instances' clocks may differ by the release's margin: a hold taken within it of the next
         // start could be a request of that instance, so the next start waits until it has passed
         pause(HeldRequestRelease.CLOCK_MARGIN.plusSeconds(2));
         try (ConfigurableApplicationContext second = start(databaseUrl)) {
-            Await.until(Duration.ofSeconds(30), "the hold to be released at start-up",
-                    () -> held(second, channelId).equals("0"));
+            await("the hold to be released at start-up").atMost(Duration.ofSeconds(30))
+                    .until(() -> held(second, channelId).equals("0"));
             ChannelHistory history = second.getBean(ChannelHistory.class);
             assertThat(history.state(channelId).orElseThrow().holds()).isEmpty();
             assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();

@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ class OpenAiUpstreamTest {
 
         stream.close();
 
-        Await.until(Duration.ofSeconds(20), "the stub to see the connection closed", stub.clientHungUp::get);
+        await("the stub to see the connection closed").atMost(Duration.ofSeconds(20)).until(stub.clientHungUp::get);
         assertThat(stub.chunksWritten.get()).isLessThan(600);
     }
 
@@ -194,7 +195,7 @@ class OpenAiUpstreamTest {
         assertThat(failure).hasMessageContaining("ran past its limit of 1500 ms");
         assertThat(chunks).isPositive();
         assertThat(since(started)).isGreaterThanOrEqualTo(Duration.ofMillis(1400)).isLessThan(limit.plus(SLACK));
-        Await.until(Duration.ofSeconds(10), "the stub to see the connection closed", stub.clientHungUp::get);
+        await("the stub to see the connection closed").atMost(Duration.ofSeconds(10)).until(stub.clientHungUp::get);
     }
 
     @Test

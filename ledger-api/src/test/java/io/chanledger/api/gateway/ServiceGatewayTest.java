@@ -1,6 +1,6 @@
 package io.chanledger.api.gateway;
 
-import static io.chanledger.api.gateway.GatewayFlowTest.awaitState;
+import static io.chanledger.api.support.ChannelStates.awaitState;
 import static io.chanledger.api.gateway.GatewayFlowTest.header;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -151,7 +152,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
         assertThat(history.events(channelId).stream().map(e -> e.getPayload()))
                 .filteredOn(HoldRaised.class::isInstance).singleElement()
                 .satisfies(e -> assertThat(((HoldRaised) e).hold()).isEqualTo(amount));
-        Await.until(Duration.ofSeconds(20), "the upstream stream to be hung up", stub.clientHungUp::get);
+        await("the upstream stream to be hung up").atMost(Duration.ofSeconds(20)).until(stub.clientHungUp::get);
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.support.ErrorCodes;
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.projections.marketplace.CatalogReader;
 import io.chanledger.projections.marketplace.CatalogSnapshot;
@@ -99,9 +100,7 @@ class AgentGuidesTest {
                 "the previous voucher's amount + the estimate", "starting at 1", "= 11250 base units",
                 "cooperativeClose(bytes32 channelId, uint256 finalAmount, bytes providerSignature)",
                 "X-CHAN-Auth-Signature", "| protocol fee | 2% of what providers claim");
-        for (String code : List.of("voucher_required", "invalid_voucher_format", "channel_not_found", "wrong_provider",
-                "insufficient_funds", "exceeds_deposit", "invalid_nonce", "invalid_signature",
-                "insufficient_funds_post", "model_not_supported")) {
+        for (String code : ErrorCodes.gateway()) {
             assertThat(text).contains("`" + code + "`");
         }
     }

@@ -1,17 +1,17 @@
 package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.gateway.Agent;
-import io.chanledger.api.gateway.Await;
-import io.chanledger.api.gateway.GatewayFlowTest;
 import io.chanledger.api.gateway.GatewayPrices;
 import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.gateway.ProviderIdentity;
 import io.chanledger.api.gateway.SwitchableRpcProxy;
 import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.channels.command.VoucherAdmission;
+import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
@@ -97,7 +97,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         long margin = properties.watchtower().expiryMargin().toSeconds();
         Agent agent = Agent.create(devnet, baseUrl());
         agent.open(provider, DEPOSIT, margin + 900);
-        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         GatewayPrices prices = new GatewayPrices(context);
         BigInteger total = BigInteger.ZERO;
         List<BigInteger> vouchers = new java.util.ArrayList<>();
@@ -107,7 +107,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
             vouchers.add(voucher);
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            total = total.add(prices.cost("echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
+            total = total.add(prices.cost("echo-1", prompt, GatewayPrices.ECHO_ANSWER_TOKENS));
         }
         BigInteger charged = total;
         assertThat(history.state(agent.channelId).orElseThrow().chargedTotal()).isEqualTo(charged);
@@ -117,8 +117,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
         devnet.increaseTime(905);
         devnet.mine();
 
-        Await.until(CLAIM_WAIT, "the watchtower's claim to be confirmed by the ledger",
-                () -> claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.status() == Status.CONFIRMED));
+        await("the watchtower's claim to be confirmed by the ledger").atMost(CLAIM_WAIT)
+                .until(() -> claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.status() == Status.CONFIRMED));
         Claim claim = claims.ofChannel(agent.channelId).getFirst();
         assertThat(claim.reason()).isEqualTo(ClaimPlanner.Reason.EXPIRY);
         assertThat(claim.amount()).as("the smallest voucher covering what was charged")
@@ -133,14 +133,14 @@ class WatchtowerTest extends LedgerIntegrationTest {
 
         devnet.increaseTime(expiry - devnet.latestBlockTimestamp().longValueExact() + 5);
         devnet.mine();
-        ChannelState returned = GatewayFlowTest.awaitState(history, agent.channelId,
+        ChannelState returned = ChannelStates.awaitState(history, agent.channelId,
                 s -> s.returned().signum() > 0, "the excess to be given back once the channel expired");
         assertThat(returned.returned()).isEqualTo(claim.amount().subtract(charged));
         assertThat(returned.excessClaimed()).isZero();
         TransactionReceipt closed = devnet.close(agent.wallet, agent.channelId);
         assertThat(closed.isStatusOK()).isTrue();
 
-        ChannelState state = GatewayFlowTest.awaitState(history, agent.channelId,
+        ChannelState state = ChannelStates.awaitState(history, agent.channelId,
                 s -> s.status() == ChannelStatus.CLOSED, "the listener to record the close");
         assertThat(state.closeKind()).isEqualTo(CloseKind.AFTER_EXPIRY);
         assertThat(state.claimed().subtract(state.returned())).as("claimed − returned = charged").isEqualTo(charged);
@@ -172,7 +172,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
                 BigInteger.valueOf(500_000), BigInteger.ONE)), null);
         awaitReadModel(channelId);
 
-        Await.until(CLAIM_WAIT, "the claim to be given up", () -> {
+        await("the claim to be given up").atMost(CLAIM_WAIT).until(() -> {
             watchtower.runOnce();
             return claims.ofChannel(channelId).stream().anyMatch(c -> c.status() == Status.FAILED);
         });
@@ -197,7 +197,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         devnet.setBalance(address(other), Devnet.GAS_MONEY);
         Agent agent = Agent.create(devnet, baseUrl());
         agent.open(address(other), DEPOSIT, 86_400);
-        GatewayFlowTest.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger amount = BigInteger.valueOf(750_000);
         byte[] signature = devnet.signVoucher(agent.wallet, agent.channelId, amount, BigInteger.ONE);
         admission.admit(SignedVoucher.parse(agent.channelId, amount.toString(), "1", Hex.encode(signature)), null);
@@ -208,7 +208,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
                     RetryPolicy.none())), meters);
             proxy.down(true);
 
-            Await.until(CLAIM_WAIT, "three claim attempts during the outage", () -> {
+            await("three claim attempts during the outage").atMost(CLAIM_WAIT).until(() -> {
                 watchtower.runOnce();
                 return claims.ofChannel(agent.channelId).stream().anyMatch(c -> c.attempts() >= 3);
             });
@@ -219,7 +219,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
             assertThat(devnet.getChannel(agent.channelId).claimed()).isZero();
 
             proxy.down(false);
-            Await.until(CLAIM_WAIT, "the claim to land and be recorded", () -> {
+            await("the claim to land and be recorded").atMost(CLAIM_WAIT).until(() -> {
                 watchtower.runOnce();
                 return claims.ofChannel(agent.channelId).getFirst().status() == Status.CONFIRMED;
             });
@@ -259,7 +259,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         commands.sendAndWait(new ExpireChannel(channelId, expiry, 1));
         BigInteger excess = BigInteger.valueOf(380_000);
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-        Await.until(CLAIM_WAIT, "the read model to show the expired channel's excess", () -> jdbc.queryForObject(
+        await("the read model to show the expired channel's excess").atMost(CLAIM_WAIT).until(() -> jdbc.queryForObject(
                 "SELECT COUNT(*) FROM channel_balance WHERE channel_id = ? AND status = 'expired'"
                         + " AND claimed = charged_total + ?", Long.class, channelId, excess) == 1);
 
@@ -278,7 +278,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
             assertThat(devnet.balanceOf(consumer.address())).isZero();
 
             proxy.down(false);
-            Await.until(CLAIM_WAIT, "the same transfer to be sent again and recorded", () -> {
+            await("the same transfer to be sent again and recorded").atMost(CLAIM_WAIT).until(() -> {
                 watchtower.runOnce();
                 return history.state(channelId).orElseThrow().returned().signum() > 0;
             });
@@ -325,7 +325,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
 
     private void awaitReadModel(String channelId) {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-        Await.until(CLAIM_WAIT, "the read model to show the channel's claimable amount", () -> jdbc.queryForObject(
+        await("the read model to show the channel's claimable amount").atMost(CLAIM_WAIT)
+                .until(() -> jdbc.queryForObject(
                 "SELECT COUNT(*) FROM channel_balance WHERE channel_id = ? AND claimable > 0", Long.class, channelId) == 1);
     }
 

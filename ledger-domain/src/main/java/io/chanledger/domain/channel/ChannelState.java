@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * A channel's state folded from its events, in order: the one fold of {@link ChannelEvent}s that
- * the read model, reads straight from the event store and the auditor share. {@code chargedTotal}
+ * the read model and reads straight from the event store share. The auditor does not use it: it
+ * decodes the same sealed events and checks them with rules of its own, so that a fault of this
+ * fold is not repeated in the audit. {@code chargedTotal}
  * is what the provider gateway charged for the requests it served, {@code holds} what its running
  * requests reserve, by voucher nonce (a hold that has lapsed by the time of a later voucher is
  * dropped: it no longer reserves anything), {@code returned} what the provider gave back to the

@@ -18,9 +18,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reads the payloads of the Channel aggregate's events for a rebuild with a streaming parser,
- * rather than with Jackson's binding of records, which took nine tenths of a rebuild reader's
- * time. It takes only the form the event store's mapper writes — each record component once by
+ * Reads the payloads of the Channel aggregate's events, for a rebuild and for the auditor's
+ * verify of an export, with a streaming parser rather than with Jackson's binding of records,
+ * which took nine tenths of a rebuild reader's time. It takes only the form the event store's mapper writes — each record component once by
  * name, uint256 values as decimal strings, nothing else in the object — and hands any other
  * payload to that mapper's own reader, so that every payload reads exactly as the mapper reads
  * it, failures included.

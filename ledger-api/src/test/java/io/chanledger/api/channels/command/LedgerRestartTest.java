@@ -1,9 +1,9 @@
 package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.LedgerApplication;
-import io.chanledger.api.gateway.Await;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -56,7 +56,7 @@ class LedgerRestartTest {
             }
             // taken after the commits, off the vouchers' path
             JdbcTemplate jdbc = first.getBean(JdbcTemplate.class);
-            Await.until(Duration.ofSeconds(10), "a snapshot of the channel", () -> jdbc.queryForObject(
+            await("a snapshot of the channel").atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
                     "SELECT count(*) FROM snapshot_event_entry WHERE aggregate_identifier = ?", Long.class, channelId) > 0);
         }
 
