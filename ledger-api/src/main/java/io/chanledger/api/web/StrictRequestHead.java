@@ -32,9 +32,9 @@ import org.springframework.stereotype.Component;
  *       and the connection is closed. Tomcat takes a bare LF for a line's end (RFC 9112 §2.2
  *       allows, not requires, it); a proxy in front that does not would see other headers than
  *       this service does.</li>
- *   <li>A credential header ({@code Authorization}, {@code X-CHAN-Auth-*}) sent twice: 400
- *       {@code malformed_request} naming it. Otherwise the first would count, whichever a proxy
- *       in front judged.</li>
+ *   <li>A credential header ({@code Authorization}, {@code X-CHAN-Auth-*}) or the payment
+ *       header {@code X-CHAN-Voucher} sent twice: 400 {@code malformed_request} naming it.
+ *       Otherwise the first would count, whichever a proxy in front judged.</li>
  *   <li>{@code TRACE}: Tomcat refuses it (the connector's {@code allowTrace} is off) with 405 and
  *       {@code Allow} but no body; the body is written here, in the route family's error shape.</li>
  *   <li>A credential header with white space after its value: Tomcat drops it (RFC 9110 §5.5), so
@@ -60,6 +60,7 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
     private static final byte CR = '\r';
     private static final byte LF = '\n';
     private static final String WALLET_HEADER_PREFIX = "x-chan-auth-";
+    private static final String VOUCHER_HEADER = "x-chan-voucher";
 
     private final ObjectMapper mapper;
 
@@ -174,7 +175,8 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
             Set<String> seen = null;
             for (int i = 0; i < headers.size(); i++) {
                 MessageBytes header = headers.getName(i);
-                if (!header.equalsIgnoreCase("authorization") && !header.startsWithIgnoreCase(WALLET_HEADER_PREFIX, 0)) {
+                if (!header.equalsIgnoreCase("authorization") && !header.startsWithIgnoreCase(WALLET_HEADER_PREFIX, 0)
+                        && !header.equalsIgnoreCase(VOUCHER_HEADER)) {
                     continue; // compared in place: most requests carry no credential header
                 }
                 String name = header.toString().toLowerCase(Locale.ROOT);
@@ -230,6 +232,9 @@ public class StrictRequestHead implements WebServerFactoryCustomizer<TomcatServl
         private static String canonical(String lowercaseName) {
             if (lowercaseName.equals("authorization")) {
                 return HttpHeaders.AUTHORIZATION;
+            }
+            if (lowercaseName.equals(VOUCHER_HEADER)) {
+                return "X-CHAN-Voucher";
             }
             String suffix = lowercaseName.substring(WALLET_HEADER_PREFIX.length());
             return "X-CHAN-Auth-" + (suffix.isEmpty() ? "" : Character.toUpperCase(suffix.charAt(0)) + suffix.substring(1));

@@ -85,6 +85,19 @@ class StrictRequestHeadTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void aVoucherHeaderSentTwiceIsAMalformedRequest() {
+        String body = "{\"model\":\"echo-1\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        String voucher = "X-CHAN-Voucher: {\"channelId\":\"0x" + "11".repeat(32)
+                + "\",\"amount\":\"1\",\"nonce\":\"1\",\"signature\":\"0x00\"}";
+
+        RawHttp.Reply twice = quietly(() -> RawHttp.exchange(port, "POST /v1/chat/completions HTTP/1.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n" + voucher + "\r\n" + voucher.replace("X-CHAN", "x-chan"), body));
+
+        assertOpenAiError(twice, 400, "malformed_request");
+        assertThat(twice.body()).contains("X-CHAN-Voucher");
+    }
+
+    @Test
     void aWalletHeaderSentTwiceIsAMalformedRequestAndUsesNoSignature() {
         DigestSigner provider = TestKeys.wallet("strict-head-" + UUID.randomUUID());
         String path = "/api/providers/" + provider.address() + "/claimable";
