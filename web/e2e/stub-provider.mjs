@@ -1,6 +1,8 @@
 // A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing and
-// /v1/models the way the service's connection test and health checks expect, and GET /v1/docs
-// with at least the 100 characters the marketplace requires of a listed provider; its logo at /logo.svg.
+// /v1/models the way the service's connection test and health checks expect, GET /v1/docs
+// with at least the 100 characters the marketplace requires of a listed provider, and
+// POST /v1/chat/completions without a voucher with the 402 and payment terms the marketplace's
+// chat probe expects of a provider online for agents; its logo at /logo.svg.
 import { createServer } from 'node:http';
 
 export async function startStubProvider(address, models) {
@@ -18,6 +20,16 @@ export async function startStubProvider(address, models) {
       response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
       response.end('Stub provider for the web pages end-to-end tests. It answers chat completions for its models, '
         + 'paid per request with vouchers of a payment channel; see /v1/pricing for the prices.\n');
+      return;
+    } else if (path === '/v1/chat/completions') {
+      request.resume();
+      response.writeHead(402, {
+        'content-type': 'application/json', 'x-payment-protocol': 'chan-v2', 'x-payment-provider': address,
+        'x-payment-contract': '0x5FbDB2315678afecb367f032d93F642f64180aa3', 'x-payment-chain': '137',
+        'x-payment-signing': 'http://127.0.0.1/api/chan/signing', 'x-payment-docs': 'http://127.0.0.1/v1/docs',
+        'x-chan-error': 'voucher_required',
+      });
+      response.end('{"error":{"message":"voucher required","type":"payment_required","code":"voucher_required"}}');
       return;
     } else if (path === '/logo.svg') {
       response.writeHead(200, { 'content-type': 'image/svg+xml' });

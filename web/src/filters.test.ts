@@ -6,7 +6,7 @@ function provider(id: string, change: Partial<DirectoryProvider> = {}): Director
   return {
     id, name: id, description: '', apiUrl: 'http://x', providerAddress: '0x0', category: 'llm', additionalCategories: [],
     tier: 'community', chainId: 137, registeredAt: '2026-01-01T00:00:00Z', approval: { state: 'approved' }, score: 0.5,
-    status: { online: true, consecutiveFailures: 0 }, models: [{ id: `${id}-model`, name: 'Model', pricing: { inputPer1kTokens: '0.1', outputPer1kTokens: '0.2' } }],
+    status: { online: true, consecutiveFailures: 0, inferenceOnline: true }, models: [{ id: `${id}-model`, name: 'Model', pricing: { inputPer1kTokens: '0.1', outputPer1kTokens: '0.2' } }],
     history: [], ...change,
   };
 }
@@ -22,7 +22,7 @@ describe('marketplace filters', () => {
 
   it('list only approved providers, online ones unless offline ones are asked for', () => {
     const all = [provider('a'), provider('b', { approval: { state: 'pending' } }),
-      provider('c', { status: { online: false, consecutiveFailures: 3 } })];
+      provider('c', { status: { online: false, consecutiveFailures: 3, inferenceOnline: false } })];
     expect(applyFilters(all, NO_FILTERS).map((p) => p.id)).toEqual(['a']);
     expect(applyFilters(all, { ...NO_FILTERS, includeOffline: true }).map((p) => p.id)).toEqual(['a', 'c']);
   });

@@ -41,6 +41,9 @@ export interface DirectoryProvider {
     latencyMs?: number | null;
     consecutiveFailures: number;
     lastError?: string | null;
+    /** Its /v1/docs and the 402 of its chat endpoint answer as agents need them; `online` needs it too. */
+    inferenceOnline: boolean;
+    inferenceError?: string | null;
   };
   models: Model[];
   history: { at: string; event: string; detail?: string | null }[];

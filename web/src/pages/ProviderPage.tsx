@@ -35,6 +35,7 @@ export function ProviderPage({ id }: { id: string }) {
         <div class="card">
           <dl class="facts">
             <dt>Status</dt><dd><span class={`dot ${p.status.online ? 'online' : 'offline'}`} />{p.status.online ? 'online' : 'offline'}{p.status.latencyMs != null ? ` · ${p.status.latencyMs} ms` : ''}</dd>
+            <dt>Inference</dt><dd data-testid="inference-status"><span class={`dot ${p.status.inferenceOnline ? 'online' : 'offline'}`} />{p.status.inferenceOnline ? 'up' : 'down'}{!p.status.inferenceOnline && p.status.inferenceError ? ` · ${p.status.inferenceError}` : ''}</dd>
             <dt>Listing</dt><dd><span class={`badge ${p.approval.state}`}>{p.approval.state}</span></dd>
             <dt>Category</dt><dd>{[p.category, ...(p.additionalCategories ?? [])].join(', ')}</dd>
             <dt>Tier</dt><dd>{p.tier}</dd>

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * output limit, or to {@code answerLimit} tokens when it set none (a real model's answers end
  * too), with usage counted by the request's {@link Tokenizer} (input over every message's text,
  * as the gateway counts it, output over the answer). Deterministic, so tests and benchmarks can
- * predict every cost. A stream sends one token per chunk, {@code streamDelay} apart, and reports
+ * predict every cost. A whole answer comes after {@code answerDelay} (none by default), as a
+ * model's would after a while. A stream sends one token per chunk, {@code streamDelay} apart, and reports
  * usage at its end only when the request asked for it ({@code stream_options.include_usage}), as
  * OpenAI's API does.
  */
@@ -24,15 +25,21 @@ final class EchoUpstream implements Upstream {
     private final ObjectMapper json;
     private final Clock clock;
     private final Duration streamDelay;
+    private final Duration answerDelay;
     private final long answerLimit;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong streamsCancelled = new AtomicLong();
     private final AtomicLong chunksProduced = new AtomicLong();
 
     EchoUpstream(ObjectMapper json, Clock clock, Duration streamDelay, long answerLimit) {
+        this(json, clock, streamDelay, Duration.ZERO, answerLimit);
+    }
+
+    EchoUpstream(ObjectMapper json, Clock clock, Duration streamDelay, Duration answerDelay, long answerLimit) {
         this.json = json;
         this.clock = clock;
         this.streamDelay = streamDelay;
+        this.answerDelay = answerDelay;
         this.answerLimit = answerLimit;
     }
 
@@ -42,6 +49,14 @@ final class EchoUpstream implements Upstream {
 
     @Override
     public Completion complete(ChatRequest request) {
+        if (answerDelay.isPositive()) {
+            try {
+                Thread.sleep(answerDelay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Upstream.UpstreamException("the echo backend was interrupted", e);
+            }
+        }
         String text = answer(request);
         Usage usage = new Usage(request.inputTokens(), request.tokenizer().count(text));
         ObjectNode body = json.createObjectNode()

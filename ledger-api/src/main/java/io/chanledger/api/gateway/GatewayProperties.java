@@ -123,7 +123,8 @@ public record GatewayProperties(
             @DefaultValue("256") int echoAnswerTokens,
             @DefaultValue("120s") Duration streamFirstByteTimeout,
             @DefaultValue("60s") Duration streamIdleTimeout,
-            @DefaultValue("10m") Duration streamTimeout) {
+            @DefaultValue("10m") Duration streamTimeout,
+            @DefaultValue("0ms") Duration echoAnswerDelay) {
 
         public NamedUpstream {
             headers = headers == null ? Map.of() : Map.copyOf(headers);
@@ -142,8 +143,10 @@ public record GatewayProperties(
      * Where requests are served: {@code kind} {@code echo} (built in) or {@code openai} (any
      * OpenAI-compatible API at {@code baseUrl}, e.g. {@code https://api.openai.com/v1}, with
      * {@code apiKey} from {@code ${CHAN_GATEWAY_UPSTREAM_API_KEY}}). {@code echoStreamDelay}
-     * paces the echo backend's streamed tokens like a real model's; {@code echoAnswerTokens} is the
-     * longest answer it gives a request that sets no output limit.
+     * paces the echo backend's streamed tokens like a real model's, {@code echoAnswerDelay} its whole
+     * answers (a request then runs, holding room on its channel, that long: what crash tests and
+     * benchmarks need to have requests in flight); {@code echoAnswerTokens} is the longest answer it
+     * gives a request that sets no output limit.
      *
      * <p>Deadlines of an {@code openai} upstream, after which the call is aborted and the request
      * settled (a request holds room on its channel, and blocks its close, while it runs):
@@ -163,7 +166,8 @@ public record GatewayProperties(
             @DefaultValue("256") int echoAnswerTokens,
             @DefaultValue("120s") Duration streamFirstByteTimeout,
             @DefaultValue("60s") Duration streamIdleTimeout,
-            @DefaultValue("10m") Duration streamTimeout) {
+            @DefaultValue("10m") Duration streamTimeout,
+            @DefaultValue("0ms") Duration echoAnswerDelay) {
 
         @Override
         public String toString() {

@@ -40,7 +40,7 @@ final class Upstreams {
         Upstream defaultChat = chatUpstream("chan.gateway.upstream", defaults.kind(), defaults.baseUrl(),
                 defaults.apiKey(), defaults.connectTimeout(), deadlines("chan.gateway.upstream", defaults.timeout(),
                         defaults.streamFirstByteTimeout(), defaults.streamIdleTimeout(), defaults.streamTimeout()),
-                defaults.echoStreamDelay(), defaults.echoAnswerTokens(), json, clock);
+                defaults.echoStreamDelay(), defaults.echoAnswerDelay(), defaults.echoAnswerTokens(), json, clock);
         Map<String, Upstream> namedChat = new HashMap<>();
         Map<String, HttpServiceUpstream> namedServices = new HashMap<>();
         for (GatewayProperties.NamedUpstream named : properties.upstreams()) {
@@ -57,7 +57,7 @@ final class Upstreams {
                 namedChat.put(named.name(), chatUpstream(where, named.kind(), named.baseUrl(), named.apiKey(),
                         named.connectTimeout(), deadlines(where, named.timeout(), named.streamFirstByteTimeout(),
                                 named.streamIdleTimeout(), named.streamTimeout()),
-                        named.echoStreamDelay(), named.echoAnswerTokens(), json, clock));
+                        named.echoStreamDelay(), named.echoAnswerDelay(), named.echoAnswerTokens(), json, clock));
             }
         }
         Map<String, Upstream> chat = new HashMap<>();
@@ -137,10 +137,10 @@ final class Upstreams {
 
     private static Upstream chatUpstream(String where, String kind, String baseUrl, String apiKey,
                                          Duration connectTimeout, OpenAiUpstream.Deadlines deadlines,
-                                         Duration echoStreamDelay, int echoAnswerTokens, ObjectMapper json,
-                                         Clock clock) {
+                                         Duration echoStreamDelay, Duration echoAnswerDelay, int echoAnswerTokens,
+                                         ObjectMapper json, Clock clock) {
         return switch (kind.toLowerCase(Locale.ROOT)) {
-            case "echo" -> new EchoUpstream(json, clock, echoStreamDelay, echoAnswerTokens);
+            case "echo" -> new EchoUpstream(json, clock, echoStreamDelay, echoAnswerDelay, echoAnswerTokens);
             case "openai" -> {
                 if (GatewayProperties.blank(baseUrl)) {
                     throw new IllegalStateException(where + ".base-url is needed for the openai upstream");

@@ -95,12 +95,16 @@ record DirectoryResponse(
     @Schema(name = "DirectoryStatus")
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record DirectoryStatus(
-            boolean online,
-            @Schema(nullable = true) Instant since,
+            @Schema(description = "shown to agents: its pricing answers and its inference side is up") boolean online,
+            @Schema(nullable = true, description = "when its pricing side last went online or offline") Instant since,
             @Schema(nullable = true) Instant lastChecked,
             @Schema(nullable = true) Long latencyMs,
-            int consecutiveFailures,
-            @Schema(nullable = true) String lastError) {
+            @Schema(description = "failed checks in a row of its pricing side") int consecutiveFailures,
+            @Schema(nullable = true) String lastError,
+            @Schema(description = "its /v1/docs (100 characters or more) and the 402 of its chat endpoint without a "
+                    + "voucher answer as agents need them") boolean inferenceOnline,
+            @Schema(nullable = true, description = "why its inference side failed the last check; null when it passed")
+            String inferenceError) {
     }
 
     @Schema(name = "DirectoryHistory")
@@ -108,7 +112,7 @@ record DirectoryResponse(
     record History(
             Instant at,
             @Schema(allowableValues = {"registered", "approved", "suspended", "score_updated", "models_published",
-                    "online", "offline"}) String event,
+                    "online", "offline", "inference_online", "inference_offline"}) String event,
             @Schema(nullable = true) String detail) {
     }
 }

@@ -2,6 +2,7 @@ package io.chanledger.api.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.domain.provider.PublishProviderModels;
+import io.chanledger.domain.provider.RecordProviderInference;
 import io.chanledger.domain.provider.RecordProviderOffline;
 import io.chanledger.domain.provider.RecordProviderOnline;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
@@ -30,14 +31,15 @@ import org.springframework.stereotype.Component;
 
 /**
  * Polls every approved provider each {@code health.interval}: {@code /v1/models} and
- * {@code /v1/pricing}, each probe started after a random delay within {@code health.jitter} (so a
+ * {@code /v1/pricing} (the pricing side), {@code /v1/docs} and an unpaid {@code POST
+ * /v1/chat/completions} (the inference side, see {@link ProviderProbe}), each probe started after a random delay within {@code health.jitter} (so a
  * thousand providers are not called in the same second), at most {@code health.concurrency} at
  * once, every call bounded by {@code health.timeout}. A round waits for its probes, so one
  * provider is never probed twice at the same time.
  *
  * <p>Each poll's measurements go to the health table; only what changed becomes a command — went
- * online, went offline after {@code health.failuresBeforeOffline} failures in a row, new models or
- * prices — and the aggregate records nothing when the command brings nothing new. One refresh of
+ * online, went offline after {@code health.failuresBeforeOffline} failures in a row, the same for
+ * the inference side, new models or prices — and the aggregate records nothing when the command brings nothing new. One refresh of
  * the catalog follows each round.
  *
  * <p>A validator's probe alert asks for one check at once ({@link #checkNow}); a check of a
@@ -47,7 +49,7 @@ import org.springframework.stereotype.Component;
 @Component
 class ProviderHealthChecker implements SmartLifecycle {
 
-    /** What one check found: whether the provider answered as required, and if not, why. */
+    /** What one check found: whether the provider answered as required on both sides, and if not, why. */
     record Result(boolean reachable, String failure) {
     }
 
@@ -181,31 +183,65 @@ class ProviderHealthChecker implements SmartLifecycle {
         }
     }
 
+    /**
+     * One check of both sides: the pricing side ({@code /v1/models}, {@code /v1/pricing}) decides
+     * whether the provider is up at all, as before; the inference side ({@code /v1/docs} and the
+     * unpaid chat probe) whether agents can be served. Each side has its own run of failures and
+     * goes down after {@code failures-before-offline} of them, so one slow answer drops neither.
+     * The inference side is probed even when pricing failed, since the directory shows it apart.
+     */
     private Result check(ProviderView target) {
         String id = target.id();
-        ProviderProbe.Answer answer;
+        URI apiUrl = URI.create(target.row().apiUrl());
+        ProviderProbe.Answer answer = null;
+        String pricingFailure = null;
         try {
-            answer = probe.health(URI.create(target.row().apiUrl()), target.row().address(), settings.timeout());
+            answer = probe.pricing(apiUrl, target.row().address(), settings.timeout());
         } catch (ProbeFailure failure) {
-            Instant at = clock.instant();
-            int failures = health.recordFailure(id, at, failure.getMessage());
-            if (target.online() && failures >= settings.failuresBeforeOffline()
-                    && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderOffline(id, failure.getMessage(),
-                    failures, at)))) {
-                log.info("provider {} went offline after {} failed checks: {}", id, failures, failure.getMessage());
-            }
-            return new Result(false, failure.getMessage());
+            pricingFailure = failure.getMessage();
+        }
+        List<ModelPrice> known = answer != null ? answer.models() : target.models();
+        String inferenceFailure = null;
+        try {
+            probe.inference(apiUrl, target.row().address(), known.isEmpty() ? null : known.getFirst().id(),
+                    settings.timeout());
+        } catch (ProbeFailure failure) {
+            inferenceFailure = failure.getMessage();
         }
         Instant at = clock.instant();
-        health.recordSuccess(id, at, answer.latencyMs());
-        if (!target.online() && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderOnline(id, at)))) {
-            log.info("provider {} is online", id);
+        if (answer == null) {
+            int failures = health.recordFailure(id, at, pricingFailure);
+            if (target.pricingOnline() && failures >= settings.failuresBeforeOffline()
+                    && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderOffline(id, pricingFailure,
+                    failures, at)))) {
+                log.info("provider {} went offline after {} failed checks: {}", id, failures, pricingFailure);
+            }
+        } else {
+            health.recordSuccess(id, at, answer.latencyMs(), inferenceFailure == null);
+            if (!target.pricingOnline() && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderOnline(id, at)))) {
+                log.info("provider {} is online", id);
+            }
+            List<ModelPrice> models = ModelPrice.canonical(answer.models());
+            if (!models.equals(target.models())) {
+                commands.sendAndWait(new PublishProviderModels(id, models, at));
+            }
         }
-        List<ModelPrice> models = ModelPrice.canonical(answer.models());
-        if (!models.equals(target.models())) {
-            commands.sendAndWait(new PublishProviderModels(id, models, at));
+        recordInference(target, inferenceFailure, at);
+        return pricingFailure == null && inferenceFailure == null ? new Result(true, null)
+                : new Result(false, pricingFailure != null ? pricingFailure : inferenceFailure);
+    }
+
+    private void recordInference(ProviderView target, String failure, Instant at) {
+        String id = target.id();
+        int failures = health.recordInference(id, failure);
+        if (failure == null && !target.inferenceOnline()
+                && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderInference(id, true, null, 0, at)))) {
+            log.info("provider {}: its inference side is up", id);
+        } else if (failure != null && target.inferenceOnline() && failures >= settings.failuresBeforeOffline()
+                && Boolean.TRUE.equals(commands.sendAndWait(new RecordProviderInference(id, false, failure, failures,
+                at)))) {
+            log.info("provider {}: its inference side went down after {} failed checks: {}", id, failures, failure);
         }
-        return new Result(true, null);
     }
 
     private Thread thread(Runnable runnable) {

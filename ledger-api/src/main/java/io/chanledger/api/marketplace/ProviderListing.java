@@ -135,7 +135,8 @@ class ProviderListing {
         ProviderRow row = view.row();
         return new ProvidersResponse.Provider(row.providerId(), row.name(), row.description(), row.apiUrl(),
                 Hex.toChecksumAddress(row.address()), row.category(), chainId,
-                new ProvidersResponse.Status(row.online(), millis(view.health().lastChecked()), view.health().latencyMs()),
+                new ProvidersResponse.Status(view.online(), millis(view.health().lastChecked()), view.health().latencyMs(),
+                        view.inferenceOnline()),
                 models(view.models()), properties.providerProtocol(), agentDocsUrl(row), view.qualityScore(),
                 view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
     }
@@ -165,9 +166,10 @@ class ProviderListing {
                 row.hotkey(), row.uid(), view.contact(), row.docsUrl(), chainId, millis(row.registeredAt()),
                 new DirectoryResponse.Approval(row.approval(), millis(row.approvalChangedAt()), row.suspensionReason()),
                 row.score(),
-                new DirectoryResponse.DirectoryStatus(row.online(), millis(row.onlineChangedAt()),
+                new DirectoryResponse.DirectoryStatus(view.online(), millis(row.onlineChangedAt()),
                         millis(health.lastChecked()), health.latencyMs(), health.consecutiveFailures(),
-                        row.online() ? health.lastError() : firstNonNull(health.lastError(), row.offlineReason())),
+                        row.online() ? health.lastError() : firstNonNull(health.lastError(), row.offlineReason()),
+                        view.inferenceOnline(), health.inferenceError()),
                 models(view.models()),
                 view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
                         .toList(),

@@ -2,8 +2,11 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.api.web.LimitedBody;
+import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ModelPrice;
 import java.io.IOException;
 import java.net.URI;
@@ -21,23 +24,36 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
- * Calls a provider's public endpoints: {@code /v1/pricing} and {@code /v1/docs} for the connection
- * test, and {@code /v1/models}, {@code /v1/pricing} and {@code /v1/docs} for health checks.
- * Redirects are not followed, each call is bounded in time and in response size, and the host is
- * checked against the {@link AddressPolicy} before every call.
+ * Calls a provider's public endpoints: {@code /v1/pricing}, {@code /v1/docs} and the unpaid probe
+ * of {@code POST /v1/chat/completions} for the connection test; {@code /v1/models} and
+ * {@code /v1/pricing} (the pricing side), {@code /v1/docs} and the chat probe (the inference side)
+ * for health checks. Redirects are not followed, each call is bounded in time and in response
+ * size, and the host is checked against the {@link AddressPolicy} before every call.
  *
- * <p>The deployed marketplace lists only providers whose {@code /v1/docs} explains their use in
- * at least {@value #MIN_DOCS_CHARACTERS} characters, since agents read it before their first
- * request (docs/protocol.md §D.7); a provider without it fails the check {@value #DOCS_MISSING}.
+ * <p>The deployed marketplace shows agents only providers whose inference side is up
+ * (docs/protocol.md §D.7): a {@code /v1/docs} that explains their use in at least
+ * {@value #MIN_DOCS_CHARACTERS} characters, since agents read it before their first request (else
+ * the check {@value #DOCS_MISSING} fails), and a chat endpoint that answers a request without a
+ * voucher with 402 and the payment terms of docs/protocol.md §C.1 (else {@value #CHAT_PROBE}). The
+ * probe sends no voucher, so it costs the provider nothing: no charge, no upstream call.
  */
 @Component
 class ProviderProbe {
 
     static final String DOCS_MISSING = "docs_missing";
     static final int MIN_DOCS_CHARACTERS = 100;
+    static final String CHAT_PROBE = "chat_probe";
+    /** The payment terms a 402 must carry besides {@code X-Payment-Protocol} (docs/protocol.md §5). */
+    static final List<String> PAYMENT_HEADERS = List.of("X-Payment-Provider", "X-Payment-Contract", "X-Payment-Chain",
+            "X-Payment-Signing", "X-Payment-Docs");
+    private static final String CHAT_PATH = "/v1/chat/completions";
 
     /** What a provider answered: its models and prices, and how long {@code latencyOf} took. */
     record Answer(List<ModelPrice> models, long latencyMs) {
+    }
+
+    /** What the connection test found: the pricing side's answer, and why the chat probe failed (null: it passed). */
+    record ConnectionTest(Answer answer, String chatProbeFailure) {
     }
 
     private final HttpClient client;
@@ -63,22 +79,33 @@ class ProviderProbe {
         policy.check(apiUrl);
     }
 
-    /** The connection test: {@code GET {apiUrl}/v1/pricing}, then {@code /v1/docs}, all within {@code timeout}. */
-    Answer connectionTest(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
+    /**
+     * The connection test: {@code GET {apiUrl}/v1/pricing}, then {@code /v1/docs}, then the chat
+     * probe, all within {@code timeout}. A failed chat probe does not fail the test (the deployed
+     * marketplace's registration asks only for pricing): it is answered, and the provider is not
+     * shown to agents until a health check finds its inference side up.
+     */
+    ConnectionTest connectionTest(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
         long deadline = System.nanoTime() + timeout.toNanos();
         long started = System.nanoTime();
         JsonNode body = getJson(apiUrl, "/v1/pricing", deadline);
         long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         List<ModelPrice> prices = PricingDocument.parse(body, address, chainId);
         checkDocs(apiUrl, deadline);
-        return new Answer(prices, latency);
+        String chatProbeFailure = null;
+        try {
+            checkChat(apiUrl, address, prices.getFirst().id(), deadline);
+        } catch (ProbeFailure failure) {
+            chatProbeFailure = failure.getMessage();
+        }
+        return new ConnectionTest(new Answer(prices, latency), chatProbeFailure);
     }
 
     /**
-     * A health check: {@code /v1/models} must list models, {@code /v1/pricing} must price them,
-     * {@code /v1/docs} must explain them; each call within {@code timeout}.
+     * A health check's pricing side: {@code /v1/models} must list models, {@code /v1/pricing} must
+     * price them; each call within {@code timeout}.
      */
-    Answer health(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
+    Answer pricing(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
         long started = System.nanoTime();
         JsonNode models = getJson(apiUrl, "/v1/models", started + timeout.toNanos());
         long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -88,8 +115,65 @@ class ProviderProbe {
         }
         List<ModelPrice> prices = PricingDocument.parse(getJson(apiUrl, "/v1/pricing", System.nanoTime()
                 + timeout.toNanos()), address, chainId);
-        checkDocs(apiUrl, System.nanoTime() + timeout.toNanos());
         return new Answer(prices, latency);
+    }
+
+    /**
+     * A health check's inference side: {@code /v1/docs} must explain the provider's use, and its
+     * chat endpoint must ask for payment as the protocol says (a request for {@code model}, any
+     * of its models, without a voucher); each call within {@code timeout}.
+     */
+    void inference(URI apiUrl, String address, String model, Duration timeout) throws ProbeFailure {
+        checkDocs(apiUrl, System.nanoTime() + timeout.toNanos());
+        checkChat(apiUrl, address, model, System.nanoTime() + timeout.toNanos());
+    }
+
+    /**
+     * {@code POST /v1/chat/completions} without a voucher answers 402 with {@code X-Payment-Protocol:
+     * chan-v2} and the other payment terms, naming the provider's own address and this service's
+     * chain: what an agent meets before it pays (docs/protocol.md §C.1). A 200 would mean the
+     * provider serves unpaid requests (or is not a Chan provider at all), a 5xx that it is broken.
+     */
+    private void checkChat(URI apiUrl, String address, String model, long deadlineNanos) throws ProbeFailure {
+        ObjectNode body = mapper.createObjectNode().put("model", model == null ? "probe" : model).put("max_tokens", 1);
+        body.putArray("messages").addObject().put("role", "user").put("content", "ping");
+        HttpRequest.Builder request;
+        try {
+            request = HttpRequest.newBuilder().header("Content-Type", "application/json").header("Accept",
+                    "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)));
+        } catch (IOException e) {
+            throw new IllegalStateException("the chat probe's body could not be written", e);
+        }
+        HttpResponse<byte[]> response = send(apiUrl, CHAT_PATH, deadlineNanos, request);
+        if (response.statusCode() != 402) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " without a voucher answered HTTP " + response.statusCode()
+                    + "; it must answer 402 with the payment terms (X-Payment-* headers)");
+        }
+        String protocol = response.headers().firstValue("X-Payment-Protocol").orElse(null);
+        if (!ProtocolProperties.NAME.equals(protocol)) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Protocol "
+                    + (protocol == null ? "missing" : "'" + clip(protocol) + "'") + "; it must be "
+                    + ProtocolProperties.NAME);
+        }
+        List<String> missing = PAYMENT_HEADERS.stream()
+                .filter(name -> response.headers().firstValue(name).filter(v -> !v.isBlank()).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 without " + String.join(", ", missing));
+        }
+        String provider = response.headers().firstValue("X-Payment-Provider").orElseThrow();
+        if (!provider.equalsIgnoreCase(address)) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Provider '" + clip(provider)
+                    + "', not the provider's address " + Hex.toChecksumAddress(address));
+        }
+        String chain = response.headers().firstValue("X-Payment-Chain").orElseThrow();
+        if (!chain.equals(Long.toString(chainId))) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Chain '" + clip(chain)
+                    + "', not this marketplace's chain " + chainId);
+        }
+    }
+
+    private static String clip(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "…";
     }
 
     /** {@code /v1/docs} answers 200 with at least {@value #MIN_DOCS_CHARACTERS} characters of text. */
@@ -120,6 +204,11 @@ class ProviderProbe {
     }
 
     private HttpResponse<byte[]> get(URI apiUrl, String path, long deadlineNanos, String accept) throws ProbeFailure {
+        return send(apiUrl, path, deadlineNanos, HttpRequest.newBuilder().header("Accept", accept).GET());
+    }
+
+    private HttpResponse<byte[]> send(URI apiUrl, String path, long deadlineNanos, HttpRequest.Builder builder)
+            throws ProbeFailure {
         try {
             policy.check(apiUrl);
         } catch (AddressPolicy.BlockedAddressException e) {
@@ -129,12 +218,9 @@ class ProviderProbe {
         if (remaining <= 0) {
             throw new ProbeFailure(path + " was not called: no time left");
         }
-        URI target = URI.create(apiUrl.toString() + path);
-        HttpRequest request = HttpRequest.newBuilder(target)
+        HttpRequest request = builder.uri(URI.create(apiUrl.toString() + path))
                 .timeout(Duration.ofNanos(remaining))
-                .header("Accept", accept)
                 .header("User-Agent", "chan-marketplace-probe")
-                .GET()
                 .build();
         CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(request, LimitedBody.handler(maxResponseBytes));
         HttpResponse<byte[]> response;

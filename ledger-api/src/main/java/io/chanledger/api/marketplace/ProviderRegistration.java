@@ -6,6 +6,7 @@ import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.domain.provider.ProviderTier;
+import io.chanledger.domain.provider.RecordProviderInference;
 import io.chanledger.domain.provider.RegisterProvider;
 import io.chanledger.domain.provider.RegistrationMessage;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
@@ -34,8 +35,9 @@ class ProviderRegistration {
     static final Duration READ_YOUR_WRITE = Duration.ofSeconds(2);
 
     /** What the registrant is told: where the provider stands now. */
-    record Outcome(String id, String providerAddress, String approval, boolean online, int models,
-                   long latencyMs, String directoryUrl) {
+    /** {@code online}: shown to agents once approved; false with {@code inferenceError} when the chat probe failed. */
+    record Outcome(String id, String providerAddress, String approval, boolean online, String inferenceError,
+                   int models, long latencyMs, String directoryUrl) {
     }
 
     private final CommandGateway commands;
@@ -84,13 +86,14 @@ class ProviderRegistration {
                     "nonce: this signed registration was used before; sign a new message with a fresh nonce",
                     Map.of("field", "nonce"));
         }
-        ProviderProbe.Answer answer;
+        ProviderProbe.ConnectionTest test;
         try {
-            answer = probe.connectionTest(request.apiUrl(), request.address(),
+            test = probe.connectionTest(request.apiUrl(), request.address(),
                     properties.registration().connectionTimeout());
         } catch (ProbeFailure e) {
             throw connectionTestFailed(request, e);
         }
+        ProviderProbe.Answer answer = test.answer();
         Instant registeredAt = clock.instant();
         boolean autoApprove = request.tier() == ProviderTier.BITTENSOR && properties.autoApproveBittensor();
         try {
@@ -104,12 +107,20 @@ class ProviderRegistration {
         if (request.contact() != null || request.contactEmail() != null) {
             contacts.save(providerId, request.contact(), request.contactEmail(), registeredAt);
         }
-        health.recordSuccess(providerId, registeredAt, answer.latencyMs());
+        boolean inferenceUp = test.chatProbeFailure() == null;
+        health.recordSuccess(providerId, registeredAt, answer.latencyMs(), inferenceUp);
+        health.recordInference(providerId, test.chatProbeFailure());
+        if (inferenceUp) {
+            // the connection test is the first health check of both sides; a failed chat probe leaves
+            // the inference side as it starts, down, until a health check finds it up
+            commands.sendAndWait(new RecordProviderInference(providerId, true, null, 0, registeredAt));
+        }
         health.markChanged();
         catalog.requestRefresh();
         catalog.awaitSnapshot(snapshot -> snapshot.find(providerId).isPresent(), READ_YOUR_WRITE);
         return new Outcome(providerId, Hex.toChecksumAddress(request.address()), autoApprove ? "approved" : "pending",
-                true, answer.models().size(), answer.latencyMs(), properties.directoryUrl() + "/" + providerId);
+                inferenceUp, test.chatProbeFailure(), answer.models().size(), answer.latencyMs(),
+                properties.directoryUrl() + "/" + providerId);
     }
 
     private void verifySignature(RegistrationRequest request, Instant now) {

@@ -52,7 +52,12 @@ record ProvidersResponse(
 
     @Schema(name = "ProviderStatus")
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    record Status(boolean online, Instant lastChecked, Long latencyMs) {
+    record Status(
+            @Schema(description = "shown to agents: its pricing answers and its inference side is up") boolean online,
+            Instant lastChecked,
+            Long latencyMs,
+            @Schema(description = "its /v1/docs (100 characters or more) and the 402 of its chat endpoint without a "
+                    + "voucher answer as agents need them") boolean inferenceOnline) {
     }
 
     @Schema(name = "Model")

@@ -80,8 +80,8 @@ final class ValidatorRegistry {
         ProviderRow row = view.row();
         return new RegistryResponse.Miner(row.providerId(), row.name(), row.tier(), row.category(),
                 row.additionalCategories(), row.apiUrl(), Hex.toChecksumAddress(row.address()), row.hotkey(), row.uid(),
-                row.score() == null ? BigDecimal.ZERO : row.score(), row.online(),
-                row.online() && !view.models().isEmpty() && view.health().consecutiveFailures() == 0,
+                row.score() == null ? BigDecimal.ZERO : row.score(), view.online(),
+                view.online() && !view.models().isEmpty() && view.health().consecutiveFailures() == 0,
                 view.health().latencyMs(), ProviderListing.millis(view.health().lastChecked()), view.models().size(),
                 protocol, probeUrl(row.apiUrl()));
     }

@@ -69,7 +69,7 @@ class ProviderProbeTest {
 
     @Test
     void aHealthCheckReadsTheModelsAndTheirPrices() throws Exception {
-        ProviderProbe.Answer answer = probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT);
+        ProviderProbe.Answer answer = probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT);
 
         assertThat(answer.models()).singleElement().satisfies(m -> {
             assertThat(m.id()).isEqualTo("small");
@@ -83,7 +83,7 @@ class ProviderProbeTest {
     void aProviderWithoutDocsFailsTheCheckDocsMissing() {
         stub.docs(null);
 
-        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> {
                     assertThat(f.check()).isEqualTo("docs_missing");
                     assertThat(f.getMessage()).startsWith("docs_missing: /v1/docs answered HTTP 404");
@@ -96,21 +96,65 @@ class ProviderProbeTest {
     void docsShorterThan100CharactersWithoutSurroundingSpaceFailTheCheckDocsMissing() throws Exception {
         stub.docs("\n  " + "é".repeat(99) + "  \n");
 
-        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> {
                     assertThat(f.check()).isEqualTo("docs_missing");
                     assertThat(f.getMessage()).contains("99 characters");
                 });
 
         stub.docs("é".repeat(100));
-        assertThat(probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT).models()).hasSize(1);
+        probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT);
+    }
+
+    @Test
+    void theChatProbeAsksForPaymentWithoutAVoucherAndPassesOnA402WithThePaymentTerms() throws Exception {
+        probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT);
+
+        assertThat(stub.chatCalls()).isEqualTo(1);
+        assertThat(stub.chatCallsWithVoucher()).isZero();
+    }
+
+    @Test
+    void aChatEndpointThatDoesNotAskForPaymentAsTheProtocolSaysFailsTheCheckChatProbe() {
+        Map<StubProvider.ChatAnswer, String> expected = Map.of(
+                StubProvider.ChatAnswer.SERVED_UNPAID, "without a voucher answered HTTP 200",
+                StubProvider.ChatAnswer.BROKEN, "without a voucher answered HTTP 500",
+                StubProvider.ChatAnswer.PAYMENT_REQUIRED_WITHOUT_TERMS, "X-Payment-Protocol missing");
+        expected.forEach((answer, message) -> {
+            stub.chat(answer);
+            assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+                    .as("%s", answer).isInstanceOfSatisfying(ProbeFailure.class, f -> {
+                        assertThat(f.check()).isEqualTo("chat_probe");
+                        assertThat(f.getMessage()).startsWith("chat_probe: /v1/chat/completions").contains(message);
+                    });
+        });
+        assertThat(stub.chatCallsWithVoucher()).isZero();
+    }
+
+    @Test
+    void aChatEndpointThatNamesAnotherAddressFailsTheCheckChatProbe() {
+        stub.namesAddress(TestKeys.wallet("probe-someone-else").address());
+
+        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.getMessage())
+                        .contains("X-Payment-Provider").contains("not the provider's address"));
+    }
+
+    @Test
+    void theConnectionTestAnswersAFailedChatProbeWithoutFailing() throws Exception {
+        stub.chat(StubProvider.ChatAnswer.BROKEN);
+
+        ProviderProbe.ConnectionTest test = probe.connectionTest(URI.create(stub.url()), WALLET.address(), TIMEOUT);
+
+        assertThat(test.answer().models()).hasSize(1);
+        assertThat(test.chatProbeFailure()).startsWith("chat_probe:").contains("HTTP 500");
     }
 
     @Test
     void otherFailuresNameNoListingRule() {
         stub.down(true);
 
-        assertThatThrownBy(() -> probe.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.check()).isNull());
     }
 
@@ -127,7 +171,7 @@ class ProviderProbeTest {
         String url = stub.url();
         stub.close();
 
-        assertThatThrownBy(() -> probe.health(URI.create(url), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.pricing(URI.create(url), WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessageContaining("/v1/models failed");
     }
 
@@ -151,7 +195,7 @@ class ProviderProbeTest {
     void aModelListThatIsNotAListFails() throws Exception {
         URI url = rawServer(200, null, "{\"object\":\"list\"}".getBytes());
 
-        assertThatThrownBy(() -> probe.health(url, WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessage("/v1/models did not answer with a model list");
     }
 
@@ -164,7 +208,7 @@ class ProviderProbeTest {
 
         assertThatThrownBy(() -> strict.checkAllowed(URI.create(stub.url())))
                 .isInstanceOf(AddressPolicy.BlockedAddressException.class);
-        assertThatThrownBy(() -> strict.health(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> strict.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessageContaining("internal address");
         assertThat(stub.pricingCalls()).isZero();
     }

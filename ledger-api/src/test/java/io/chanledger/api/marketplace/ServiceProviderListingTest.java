@@ -28,7 +28,11 @@ class ServiceProviderListingTest extends LedgerIntegrationTest {
     void theConnectionTestAcceptsAFlatPricedProviderAndTheListingShowsItsPricePerRequest() throws Exception {
         String provider = Http.get(baseUrl() + "/v1/pricing").json().path("provider").asText();
 
-        ProviderProbe.Answer answer = probe.connectionTest(URI.create(baseUrl()), provider, Duration.ofSeconds(5));
+        ProviderProbe.ConnectionTest test = probe.connectionTest(URI.create(baseUrl()), provider, Duration.ofSeconds(5));
+
+        // this service's own gateway passes the chat probe: 402 with every payment term, its own address
+        assertThat(test.chatProbeFailure()).isNull();
+        ProviderProbe.Answer answer = test.answer();
 
         ModelPrice fetch = answer.models().stream().filter(m -> m.id().equals("page-fetch")).findFirst().orElseThrow();
         assertThat(fetch.name()).isEqualTo("Page fetch");

@@ -16,11 +16,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * A provider on loopback that answers {@code /v1/pricing}, {@code /v1/models} and {@code /v1/docs}
- * the way the protocol describes (docs/protocol.md §C). Tests switch it down (503), change its prices or
- * its docs, make it name another address, or make it answer after a delay.
+ * A provider on loopback that answers {@code /v1/pricing}, {@code /v1/models}, {@code /v1/docs} and
+ * {@code POST /v1/chat/completions} without a voucher (402 with the payment terms) the way the
+ * protocol describes (docs/protocol.md §C). Tests switch it down (503), change its prices, its docs
+ * or how its chat endpoint answers, make it name another address, or make it answer after a delay.
  */
 final class StubProvider implements AutoCloseable {
+
+    /** How {@code POST /v1/chat/completions} answers a request without a voucher. */
+    enum ChatAnswer {
+        /** 402 with {@code X-Payment-Protocol: chan-v2} and the other terms, as docs/protocol.md §C.1 says. */
+        PAYMENT_REQUIRED,
+        /** 402 with no {@code X-Payment-*} header. */
+        PAYMENT_REQUIRED_WITHOUT_TERMS,
+        /** 200 with a completion: it serves without payment. */
+        SERVED_UNPAID,
+        /** 500. */
+        BROKEN
+    }
 
     /** model id → {input, output, name or null} prices as decimal USDC strings. */
     private volatile Map<String, String[]> prices = new LinkedHashMap<>();
@@ -31,7 +44,10 @@ final class StubProvider implements AutoCloseable {
     private volatile String docs = """
             Stub provider for tests. POST /v1/chat/completions in the OpenAI chat format with an X-CHAN-Voucher
             header; prices per 1,000 tokens are at /v1/pricing.""";
+    private volatile ChatAnswer chat = ChatAnswer.PAYMENT_REQUIRED;
     private final AtomicInteger pricingCalls = new AtomicInteger();
+    private final AtomicInteger chatCalls = new AtomicInteger();
+    private final AtomicInteger chatCallsWithVoucher = new AtomicInteger();
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
@@ -45,6 +61,7 @@ final class StubProvider implements AutoCloseable {
         server.createContext("/v1/pricing", this::pricing);
         server.createContext("/v1/models", this::models);
         server.createContext("/v1/docs", this::docs);
+        server.createContext("/v1/chat/completions", this::chat);
         server.setExecutor(executor);
         server.start();
     }
@@ -86,8 +103,60 @@ final class StubProvider implements AutoCloseable {
         docs = text;
     }
 
+    /** How the chat endpoint answers from now on. */
+    void chat(ChatAnswer answer) {
+        chat = answer;
+    }
+
     int pricingCalls() {
         return pricingCalls.get();
+    }
+
+    int chatCalls() {
+        return chatCalls.get();
+    }
+
+    /** Chat requests that carried a voucher: a probe must send none, so that it costs nothing. */
+    int chatCallsWithVoucher() {
+        return chatCallsWithVoucher.get();
+    }
+
+    private void chat(HttpExchange exchange) throws IOException {
+        chatCalls.incrementAndGet();
+        if (exchange.getRequestHeaders().containsKey("X-CHAN-Voucher")) {
+            chatCallsWithVoucher.incrementAndGet();
+        }
+        exchange.getRequestBody().readAllBytes();
+        try (exchange) {
+            ChatAnswer mode = chat;
+            int status = down ? 503 : switch (mode) {
+                case PAYMENT_REQUIRED, PAYMENT_REQUIRED_WITHOUT_TERMS -> 402;
+                case SERVED_UNPAID -> 200;
+                case BROKEN -> 500;
+            };
+            String json = switch (mode) {
+                case SERVED_UNPAID -> "{\"id\":\"chatcmpl-stub\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+                        + "\"message\":{\"role\":\"assistant\",\"content\":\"free\"},\"finish_reason\":\"stop\"}]}";
+                default -> "{\"error\":{\"message\":\"voucher required\",\"type\":\"payment_required\","
+                        + "\"code\":\"voucher_required\"}}";
+            };
+            if (status == 402 && mode == ChatAnswer.PAYMENT_REQUIRED) {
+                var headers = exchange.getResponseHeaders();
+                headers.set("X-Payment-Protocol", "chan-v2");
+                headers.set("X-Payment-Provider", Hex.toChecksumAddress(address));
+                headers.set("X-Payment-Contract", "0x5FbDB2315678afecb367f032d93F642f64180aa3");
+                headers.set("X-Payment-Chain", "137");
+                headers.set("X-Payment-Signing", "http://127.0.0.1/api/chan/signing");
+                headers.set("X-Payment-Docs", url() + "/v1/docs");
+                headers.set("X-CHAN-Error", "voucher_required");
+            }
+            byte[] body = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
     }
 
     private void pricing(HttpExchange exchange) throws IOException {

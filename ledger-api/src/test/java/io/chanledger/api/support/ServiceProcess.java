@@ -37,7 +37,14 @@ public final class ServiceProcess {
 
     /** Starts the service with {@code arguments} on a free port and waits until it answers its health check. */
     public static ServiceProcess start(Path log, Map<String, String> environment, List<String> arguments) {
-        int port = freePort();
+        return start(log, environment, arguments, freePort());
+    }
+
+    /**
+     * Starts the service on {@code port}: a service restarted in the place of one that was killed
+     * (same host and port) is known to be its successor, as an operator's restart is.
+     */
+    public static ServiceProcess start(Path log, Map<String, String> environment, List<String> arguments, int port) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx384m", "--enable-native-access=ALL-UNNAMED", "-cp", serviceClassPath(),
@@ -57,6 +64,10 @@ public final class ServiceProcess {
 
     public String baseUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
     }
 
     public long pid() {

@@ -24,6 +24,8 @@ class ProviderAggregate {
     private String providerId;
     private ApprovalState approval;
     private boolean online;
+    /** Whether agents can be served: docs and the 402 of the chat endpoint (docs/protocol.md §D.7); unknown is down. */
+    private boolean inferenceOnline;
     private BigDecimal score;
     private List<ModelPrice> models = List.of();
 
@@ -133,6 +135,22 @@ class ProviderAggregate {
         return true;
     }
 
+    /** Returns whether the provider's inference status changed with this command. */
+    @CommandHandler
+    boolean handle(RecordProviderInference command) {
+        if (command.up() == inferenceOnline) {
+            return false;
+        }
+        if (command.up()) {
+            apply(new ProviderInferenceWentOnline(providerId, command.checkedAt()));
+        } else {
+            String reason = command.reason() == null ? "no answer" : truncate(command.reason());
+            apply(new ProviderInferenceWentOffline(providerId, reason, command.consecutiveFailures(),
+                    command.checkedAt()));
+        }
+        return true;
+    }
+
     @EventSourcingHandler
     void on(ProviderRegistered event) {
         providerId = event.providerId();
@@ -167,6 +185,16 @@ class ProviderAggregate {
     @EventSourcingHandler
     void on(ProviderWentOffline event) {
         online = false;
+    }
+
+    @EventSourcingHandler
+    void on(ProviderInferenceWentOnline event) {
+        inferenceOnline = true;
+    }
+
+    @EventSourcingHandler
+    void on(ProviderInferenceWentOffline event) {
+        inferenceOnline = false;
     }
 
     private static boolean isBlank(String text) {

@@ -182,4 +182,22 @@ class ProviderAggregateTest {
                 .when(new RecordProviderOnline(ID, T1))
                 .expectEvents(new ProviderWentOnline(ID, T1));
     }
+
+    @Test
+    void theInferenceSideStartsUnknownAsDownAndOnlyItsTransitionsAreRecorded() {
+        fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderWentOnline(ID, T0))
+                .when(new RecordProviderInference(ID, false, "docs_missing: 12 characters", 2, T1))
+                .expectNoEvents()
+                .expectResultMessagePayload(false);
+        fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderWentOnline(ID, T0))
+                .when(new RecordProviderInference(ID, true, null, 0, T1))
+                .expectEvents(new ProviderInferenceWentOnline(ID, T1))
+                .expectResultMessagePayload(true);
+        fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderInferenceWentOnline(ID, T0))
+                .when(new RecordProviderInference(ID, false, "chat_probe: answered HTTP 500", 2, T1))
+                .expectEvents(new ProviderInferenceWentOffline(ID, "chat_probe: answered HTTP 500", 2, T1));
+        fixture.given(registered(ProviderTier.COMMUNITY, null, null), new ProviderInferenceWentOnline(ID, T0))
+                .when(new RecordProviderInference(ID, true, null, 0, T1))
+                .expectNoEvents();
+    }
 }

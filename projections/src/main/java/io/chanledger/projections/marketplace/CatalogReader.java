@@ -86,7 +86,8 @@ public class CatalogReader {
                     checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
         List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
-                + "h.last_error, c.contact, f.logo_url, f.website, f.supports_streaming FROM marketplace_provider p "
+                + "h.last_error, h.inference_failures, h.inference_error, c.contact, f.logo_url, f.website, "
+                + "f.supports_streaming FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
                 + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id "
                 + "LEFT JOIN marketplace_provider_profile f ON f.provider_id = p.provider_id", (rs, n) -> {
@@ -95,7 +96,8 @@ public class CatalogReader {
                     Long latencyMs = rs.wasNull() ? null : latency;
                     ProviderView.Health health = new ProviderView.Health(
                             JdbcProviderDirectoryStore.instant(rs, "last_checked"), latencyMs,
-                            rs.getInt("consecutive_failures"), rs.getString("last_error"));
+                            rs.getInt("consecutive_failures"), rs.getString("last_error"),
+                            rs.getInt("inference_failures"), rs.getString("inference_error"));
                     return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
                             rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()),
                             feedback.get(row.providerId()), telemetry.get(row.providerId()),

@@ -40,17 +40,19 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
                 String.join(",", row.additionalCategories()), row.tier(), row.hotkey(), row.uid(), row.docsUrl(),
                 time(row.registeredAt()), row.approval(), time(row.approvalChangedAt()), row.suspensionReason(),
                 row.score(), row.online(), time(row.onlineChangedAt()), row.offlineReason(),
-                time(row.modelsPublishedAt()), row.providerId()};
+                time(row.modelsPublishedAt()), row.inferenceOnline(), time(row.inferenceChangedAt()),
+                row.providerId()};
         int updated = jdbc.update("UPDATE marketplace_provider SET address = ?, name = ?, description = ?, api_url = ?, "
                 + "category = ?, additional_categories = ?, tier = ?, hotkey = ?, uid = ?, docs_url = ?, "
                 + "registered_at = ?, approval = ?, approval_changed_at = ?, suspension_reason = ?, score = ?, "
-                + "online = ?, online_changed_at = ?, offline_reason = ?, models_published_at = ? "
-                + "WHERE provider_id = ?", values);
+                + "online = ?, online_changed_at = ?, offline_reason = ?, models_published_at = ?, "
+                + "inference_online = ?, inference_changed_at = ? WHERE provider_id = ?", values);
         if (updated == 0) {
             jdbc.update("INSERT INTO marketplace_provider (address, name, description, api_url, category, "
                     + "additional_categories, tier, hotkey, uid, docs_url, registered_at, approval, approval_changed_at, "
                     + "suspension_reason, score, online, online_changed_at, offline_reason, models_published_at, "
-                    + "provider_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values);
+                    + "inference_online, inference_changed_at, provider_id) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values);
         }
     }
 
@@ -108,7 +110,8 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
                 instant(rs, "registered_at"), rs.getString("approval"), instant(rs, "approval_changed_at"),
                 rs.getString("suspension_reason"), score == null ? null : score.stripTrailingZeros(),
                 rs.getBoolean("online"), instant(rs, "online_changed_at"), rs.getString("offline_reason"),
-                instant(rs, "models_published_at"));
+                instant(rs, "models_published_at"), rs.getBoolean("inference_online"),
+                instant(rs, "inference_changed_at"));
     }
 
     static OffsetDateTime time(Instant instant) {

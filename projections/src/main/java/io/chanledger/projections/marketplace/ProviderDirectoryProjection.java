@@ -2,6 +2,8 @@ package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.domain.provider.ProviderApproved;
+import io.chanledger.domain.provider.ProviderInferenceWentOffline;
+import io.chanledger.domain.provider.ProviderInferenceWentOnline;
 import io.chanledger.domain.provider.ProviderModelsPublished;
 import io.chanledger.domain.provider.ProviderRegistered;
 import io.chanledger.domain.provider.ProviderScoreUpdated;
@@ -84,6 +86,19 @@ public class ProviderDirectoryProjection {
     void on(ProviderWentOffline event, @SequenceNumber long sequence) {
         update(event.providerId(), row -> row.wentOffline(event.reason(), event.at()));
         changed(event.providerId(), new HistoryEntry(sequence, event.at(), "offline",
+                event.reason() + " (" + event.consecutiveFailures() + " failed checks)"));
+    }
+
+    @EventHandler
+    void on(ProviderInferenceWentOnline event, @SequenceNumber long sequence) {
+        update(event.providerId(), row -> row.inferenceWentOnline(event.at()));
+        changed(event.providerId(), new HistoryEntry(sequence, event.at(), "inference_online", null));
+    }
+
+    @EventHandler
+    void on(ProviderInferenceWentOffline event, @SequenceNumber long sequence) {
+        update(event.providerId(), row -> row.inferenceWentOffline(event.at()));
+        changed(event.providerId(), new HistoryEntry(sequence, event.at(), "inference_offline",
                 event.reason() + " (" + event.consecutiveFailures() + " failed checks)"));
     }
 

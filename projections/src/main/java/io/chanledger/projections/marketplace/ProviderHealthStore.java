@@ -12,7 +12,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * What each health check measured: the time of the last check, the last latency and the run of
  * failures. Written on every poll straight into the read model rather than as events, since a
  * poll that changes nothing is not a fact worth keeping; what does change (online, offline,
- * prices) is recorded as Provider events.
+ * inference up or down, prices) is recorded as Provider events. A check has two sides: pricing
+ * ({@code consecutive_failures}, {@code last_error}) and inference ({@code inference_failures},
+ * {@code inference_error}).
  */
 public class ProviderHealthStore {
 
@@ -29,8 +31,11 @@ public class ProviderHealthStore {
         this.jdbc = jdbc;
     }
 
-    /** A successful check: resets the failure run. */
-    public void recordSuccess(String providerId, Instant at, long latencyMs) {
+    /**
+     * A check whose pricing side answered: resets that side's failure run. The check counts as
+     * passed in the history when the inference side was up too ({@code passed}).
+     */
+    public void recordSuccess(String providerId, Instant at, long latencyMs, boolean passed) {
         int updated = jdbc.update("UPDATE marketplace_provider_health SET last_checked = ?, latency_ms = ?, "
                 + "consecutive_failures = 0, last_error = NULL WHERE provider_id = ?",
                 JdbcProviderDirectoryStore.time(at), latencyMs, providerId);
@@ -39,7 +44,7 @@ public class ProviderHealthStore {
                     + "consecutive_failures, last_error) VALUES (?, ?, ?, 0, NULL)",
                     providerId, JdbcProviderDirectoryStore.time(at), latencyMs);
         }
-        recordSample(providerId, at, latencyMs, true);
+        recordSample(providerId, at, latencyMs, passed);
     }
 
     /** A failed check; returns the length of the failure run it extends. The last latency stays. */
@@ -56,6 +61,26 @@ public class ProviderHealthStore {
         recordSample(providerId, at, null, false);
         Integer failures = jdbc.queryForObject(
                 "SELECT consecutive_failures FROM marketplace_provider_health WHERE provider_id = ?",
+                Integer.class, providerId);
+        return failures == null ? 1 : failures;
+    }
+
+    /**
+     * What the same check found of the inference side: up ({@code failure} null), which resets its
+     * failure run, or down for {@code failure}, which extends it. Answers the run's length. Called
+     * after {@link #recordSuccess} or {@link #recordFailure} of the same check, which made the row.
+     */
+    public int recordInference(String providerId, String failure) {
+        if (failure == null) {
+            jdbc.update("UPDATE marketplace_provider_health SET inference_failures = 0, inference_error = NULL "
+                    + "WHERE provider_id = ?", providerId);
+            return 0;
+        }
+        String message = failure.length() > 500 ? failure.substring(0, 500) : failure;
+        jdbc.update("UPDATE marketplace_provider_health SET inference_failures = inference_failures + 1, "
+                + "inference_error = ? WHERE provider_id = ?", message, providerId);
+        Integer failures = jdbc.queryForObject(
+                "SELECT inference_failures FROM marketplace_provider_health WHERE provider_id = ?",
                 Integer.class, providerId);
         return failures == null ? 1 : failures;
     }

@@ -18,8 +18,17 @@ public record ProviderView(ProviderRow row, List<ModelPrice> models, Health heal
                            List<HistoryEntry> history, FeedbackSummary feedback, TelemetrySummary telemetry,
                            CheckSummary checks, ProviderProfile profile) {
 
-    /** The last poll; {@code latencyMs} is the last successful one's. Null before the first check. */
-    public record Health(Instant lastChecked, Long latencyMs, int consecutiveFailures, String lastError) {
+    /**
+     * The last poll; {@code latencyMs} is the last successful one's. {@code consecutiveFailures} and
+     * {@code lastError} are the pricing side's, {@code inferenceFailures} and {@code inferenceError}
+     * the inference side's. Null before the first check.
+     */
+    public record Health(Instant lastChecked, Long latencyMs, int consecutiveFailures, String lastError,
+                         int inferenceFailures, String inferenceError) {
+
+        public Health(Instant lastChecked, Long latencyMs, int consecutiveFailures, String lastError) {
+            this(lastChecked, latencyMs, consecutiveFailures, lastError, 0, null);
+        }
     }
 
     public ProviderView {
@@ -50,7 +59,21 @@ public record ProviderView(ProviderRow row, List<ModelPrice> models, Health heal
         return row.isApproved();
     }
 
+    /**
+     * Online for agents, as the deployed marketplace lists providers (docs/protocol.md §D.7): its
+     * pricing answers and its inference side is up.
+     */
     public boolean online() {
+        return row.online() && row.inferenceOnline();
+    }
+
+    /** Its {@code /v1/models} and {@code /v1/pricing} answer: what the pricing side's health checks follow. */
+    public boolean pricingOnline() {
         return row.online();
+    }
+
+    /** Its {@code /v1/docs} and the 402 of its chat endpoint answer as agents need them. */
+    public boolean inferenceOnline() {
+        return row.inferenceOnline();
     }
 }

@@ -6,6 +6,8 @@ import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.domain.provider.ProviderApproved;
 import io.chanledger.domain.provider.ProviderCategory;
 import io.chanledger.domain.provider.ProviderIds;
+import io.chanledger.domain.provider.ProviderInferenceWentOffline;
+import io.chanledger.domain.provider.ProviderInferenceWentOnline;
 import io.chanledger.domain.provider.ProviderModelsPublished;
 import io.chanledger.domain.provider.ProviderRegistered;
 import io.chanledger.domain.provider.ProviderScoreUpdated;
@@ -93,6 +95,23 @@ class ProviderDirectoryProjectionTest {
         assertThat(store.rows.get(ID).online()).isTrue();
         assertThat(store.rows.get(ID).offlineReason()).isNull();
         assertThat(store.rows.get(ID).onlineChangedAt()).isEqualTo(T0.plusSeconds(120));
+    }
+
+    @Test
+    void theInferenceSideIsFollowedApartFromThePricingSide() {
+        register();
+        projection.on(new ProviderWentOnline(ID, T0), 1);
+        assertThat(store.rows.get(ID).inferenceOnline()).isFalse();
+
+        projection.on(new ProviderInferenceWentOnline(ID, T0.plusSeconds(30)), 2);
+        assertThat(store.rows.get(ID).inferenceOnline()).isTrue();
+        assertThat(store.rows.get(ID).inferenceChangedAt()).isEqualTo(T0.plusSeconds(30));
+
+        projection.on(new ProviderInferenceWentOffline(ID, "chat_probe: answered HTTP 500", 2, T0.plusSeconds(90)), 3);
+        assertThat(store.rows.get(ID).inferenceOnline()).isFalse();
+        assertThat(store.rows.get(ID).online()).isTrue();
+        assertThat(store.history.get(ID).get(3).kind()).isEqualTo("inference_offline");
+        assertThat(store.history.get(ID).get(3).detail()).isEqualTo("chat_probe: answered HTTP 500 (2 failed checks)");
     }
 
     @Test
