@@ -9,7 +9,10 @@ import io.chanledger.api.marketplace.MarketplaceProperties;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;
 import io.chanledger.chain.ingest.ChainListener;
+import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -22,8 +25,19 @@ class MarketplaceRoleTest {
 
     private static final String CHANNEL = "0x" + "ab".repeat(32);
 
-    private final ConfigurableApplicationContext context = RoleInstance.of(Role.MARKETPLACE);
-    private final String base = RoleInstance.baseUrl(Role.MARKETPLACE);
+    private static ConfigurableApplicationContext context;
+    private static String base;
+
+    @BeforeAll
+    static void start() {
+        context = RoleInstance.start(Role.MARKETPLACE, "chan_ledger_role_marketplace", Map.of());
+        base = RoleInstance.baseUrl(context);
+    }
+
+    @AfterAll
+    static void stop() {
+        context.close();
+    }
 
     @Test
     void itHoldsTheMarketplacesBeansAndTheSharedOnesButNoProviders() {

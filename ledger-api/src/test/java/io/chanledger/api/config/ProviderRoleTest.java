@@ -9,7 +9,10 @@ import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;
 import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.chain.ingest.ChainListener;
+import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -20,8 +23,19 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class ProviderRoleTest {
 
-    private final ConfigurableApplicationContext context = RoleInstance.of(Role.PROVIDER);
-    private final String base = RoleInstance.baseUrl(Role.PROVIDER);
+    private static ConfigurableApplicationContext context;
+    private static String base;
+
+    @BeforeAll
+    static void start() {
+        context = RoleInstance.start(Role.PROVIDER, "chan_ledger_role_provider", Map.of());
+        base = RoleInstance.baseUrl(context);
+    }
+
+    @AfterAll
+    static void stop() {
+        context.close();
+    }
 
     @Test
     void itHoldsAProvidersBeansAndTheSharedOnesButNoMarketplaces() {
