@@ -4,11 +4,14 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Conditional;
 
-/** Only in gateway mode ({@code chan.gateway.enabled=true}). */
+/**
+ * Only in gateway mode: always in a provider ({@code chan.role=provider}); in a process of every
+ * role ({@code chan.role=all}) when {@code chan.gateway.enabled=true}.
+ */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
-@ConditionalOnProperty(prefix = "chan.gateway", name = "enabled", havingValue = "true")
+@Conditional(GatewayMode.class)
 public @interface ConditionalOnGateway {
 }

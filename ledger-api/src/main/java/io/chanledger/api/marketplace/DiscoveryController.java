@@ -11,7 +11,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -21,8 +20,9 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The agent discovery document, the signing information and the guides for agents
- * ({@code /llms.txt}, {@code /skill.md}), all fixed by configuration and serialized once.
+ * The agent discovery document and the guides for agents ({@code /llms.txt}, {@code /skill.md}),
+ * all fixed by configuration and serialized once. The signing information they point to is served
+ * by both roles ({@code io.chanledger.api.signing}).
  */
 @RestController
 @Tag(name = "Marketplace")
@@ -37,7 +37,6 @@ class DiscoveryController {
     private static final MediaType MARKDOWN_UTF8 = new MediaType(MediaType.TEXT_MARKDOWN, StandardCharsets.UTF_8);
 
     private final Rendered agent;
-    private final Rendered signing;
     private final Rendered llmsTxt;
     private final Rendered skill;
 
@@ -52,16 +51,6 @@ class DiscoveryController {
                 new AgentInfo.Endpoints(providersUrl, properties.url(DOCS_PATH), properties.url(OPENAPI_PATH),
                         properties.url(LLMS_TXT_PATH), properties.url(SKILL_PATH)),
                 contract, properties.agent().sdk()));
-        this.signing = Rendered.of(mapper, new SigningInfo(
-                new SigningInfo.Domain("ChanChannel", "1", chain.chainId(), contract),
-                new SigningInfo.VoucherTypes(List.of(new SigningInfo.Field("channelId", "bytes32"),
-                        new SigningInfo.Field("amount", "uint256"), new SigningInfo.Field("nonce", "uint256"))),
-                new SigningInfo.CloseAuthorizationTypes(List.of(new SigningInfo.Field("channelId", "bytes32"),
-                        new SigningInfo.Field("finalAmount", "uint256"))),
-                new SigningInfo.ProviderEndpoints("/v1/chat/completions", "X-CHAN-Voucher", "/v1/close-channel",
-                        "/v1/pricing", "/v1/models"),
-                new SigningInfo.Contracts(contract, Hex.toChecksumAddress(chain.usdc())),
-                new SigningInfo.Network(properties.networkName(), chain.chainId())));
         AgentGuides guides = new AgentGuides(properties, chain, protocol);
         this.llmsTxt = Rendered.text(guides.llmsTxt());
         this.skill = Rendered.text(guides.skillMd());
@@ -89,12 +78,5 @@ class DiscoveryController {
     @ApiResponse(responseCode = "200", content = @Content(mediaType = "text/markdown"))
     ResponseEntity<byte[]> skill(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         return skill.respond(ifNoneMatch, ONE_HOUR, MARKDOWN_UTF8);
-    }
-
-    @GetMapping(path = "/api/chan/signing", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "EIP-712 domain and types of vouchers and close authorizations, provider endpoints, contracts")
-    @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SigningInfo.class)))
-    ResponseEntity<byte[]> signing(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
-        return signing.respond(ifNoneMatch, ONE_HOUR);
     }
 }

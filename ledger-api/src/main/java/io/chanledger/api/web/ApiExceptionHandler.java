@@ -23,6 +23,7 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
@@ -81,8 +82,9 @@ class ApiExceptionHandler {
                 "parameter '" + name + "' is missing or malformed", Map.of("parameter", name));
     }
 
-    @ExceptionHandler(NoResourceFoundException.class)
-    ResponseEntity<Object> notFound(NoResourceFoundException e, HttpServletRequest request) {
+    /** No route, in either form Spring reports it (with or without static resources to look in). */
+    @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
+    ResponseEntity<Object> notFound(Exception e, HttpServletRequest request) {
         return ErrorBodies.render(request, HttpStatus.NOT_FOUND, "not_found", "no such resource", Map.of());
     }
 

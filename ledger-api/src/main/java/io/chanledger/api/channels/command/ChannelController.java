@@ -1,23 +1,12 @@
 package io.chanledger.api.channels.command;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.channels.query.ChannelAudience;
 import io.chanledger.api.channels.query.ChannelView;
 import io.chanledger.api.channels.query.ChannelViewer;
 import io.chanledger.api.web.ApiProblem;
-import io.chanledger.api.web.HotPathJson;
 import io.chanledger.domain.channel.ChannelState;
-import io.chanledger.domain.channel.VoucherReceipt;
-import io.chanledger.domain.channel.VoucherRejectedException;
-import io.chanledger.domain.channel.VoucherRejection;
 import io.chanledger.domain.eip712.Hex;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -26,12 +15,11 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The ledger's channel endpoints: voucher admission and a channel's event history. A channel's
+ * A channel's event history (voucher admission is {@link VoucherController}'s). A channel's
  * state is served from the read model ({@code io.chanledger.api.channels.query}). The history is shown
  * in the view its reader may have ({@link ChannelViewer}): every event to the channel's parties
  * and the admin; to anyone else only the events that restate the chain, so that not even the
@@ -41,33 +29,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)
 class ChannelController {
 
-    private final VoucherAdmission admission;
     private final ChannelHistory history;
     private final ChannelAudience audience;
-    private final HotPathJson<VoucherReceiptResponse> voucherJson;
 
-    ChannelController(VoucherAdmission admission, ChannelHistory history, ChannelAudience audience,
-                      ObjectMapper json) {
-        this.admission = admission;
+    ChannelController(ChannelHistory history, ChannelAudience audience) {
         this.history = history;
         this.audience = audience;
-        this.voucherJson = HotPathJson.of(json, VoucherReceiptResponse.class);
-    }
-
-    /**
-     * Body: the {@code X-CHAN-Voucher} JSON. Amount and nonce are decimal strings (integers are taken
-     * too). Read and answered without the message converters ({@link HotPathJson}); the annotations
-     * describe the exchange to OpenAPI as the converters' signature did.
-     */
-    @PostMapping(path = "/vouchers", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")))
-    @ApiResponse(responseCode = "200", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-            schema = @Schema(implementation = VoucherReceiptResponse.class)))
-    void acceptVoucher(@PathVariable String channelId, @Parameter(hidden = true) HttpServletRequest request,
-                       @Parameter(hidden = true) HttpServletResponse response) throws IOException {
-        VoucherReceipt receipt = admission.admit(VoucherJson.parse(voucherJson.read(request), channelId), null);
-        voucherJson.write(VoucherReceiptResponse.of(receipt), response);
     }
 
     @GetMapping("/events")

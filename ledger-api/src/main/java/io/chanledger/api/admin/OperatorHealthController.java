@@ -1,6 +1,5 @@
-package io.chanledger.api.pages;
+package io.chanledger.api.admin;
 
-import io.chanledger.api.admin.AdminGuard;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -18,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The health of the parts an operator watches, with their details (listener lag and checkpoint,
  * faucet balance), which {@code /actuator/health} keeps to itself for anonymous callers. For the
- * operator console; admin token required.
+ * operator console and a provider's operator, so both roles serve it; admin token required.
  */
 @RestController
 @Tag(name = "Web pages")

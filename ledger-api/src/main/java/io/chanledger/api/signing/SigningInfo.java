@@ -1,4 +1,4 @@
-package io.chanledger.api.marketplace;
+package io.chanledger.api.signing;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;

@@ -1,0 +1,163 @@
+package io.chanledger.api.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.chanledger.api.config.ChainProperties;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.provider.ProviderIds;
+import io.chanledger.domain.provider.RegistrationMessage;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists this provider at its marketplace when it starts: the registration the sign-up page sends
+ * ({@code POST /api/directory/providers}), signed with the provider's wallet over the same text
+ * ({@link RegistrationMessage}). The marketplace then tests the connection by reading this
+ * gateway's {@code /v1/pricing}, so its models and prices are published from there. Once listed, a
+ * restart (the way prices change) asks the marketplace to check it at once
+ * ({@code POST /api/validator/probe-alert}), which publishes the models that changed; the
+ * marketplace's health checks do the same on their own round. Only HTTP between the two: the
+ * marketplace's code is not this role's.
+ */
+final class MarketplaceListing {
+
+    private static final Logger log = LoggerFactory.getLogger(MarketplaceListing.class);
+    private static final SecureRandom NONCES = new SecureRandom();
+    private static final int ATTEMPTS = 5;
+
+    private final ProviderListingProperties listing;
+    private final GatewayProperties gateway;
+    private final ProviderIdentity identity;
+    private final long chainId;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    MarketplaceListing(ProviderListingProperties listing, GatewayProperties gateway, ProviderIdentity identity,
+                       ChainProperties chain, ObjectMapper json, Clock clock) {
+        if (GatewayProperties.blank(gateway.publicUrl())) {
+            throw new IllegalStateException("chan.provider.marketplace-url needs chan.gateway.public-url: the address "
+                    + "the marketplace and agents reach this provider at");
+        }
+        this.listing = listing;
+        this.gateway = gateway;
+        this.identity = identity;
+        this.chainId = chain.chainId();
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** What became of the listing: for the log, and for tests. */
+    enum Outcome { REGISTERED, ALREADY_LISTED, REFUSED, UNREACHABLE }
+
+    /** Registers, retrying a marketplace that does not answer yet; never throws. */
+    Outcome list() {
+        Duration pause = Duration.ofSeconds(2);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return listOnce();
+            } catch (IOException e) {
+                if (attempt == ATTEMPTS) {
+                    log.warn("marketplace {} unreachable, this provider is not listed there: {}", base(), e.toString());
+                    return Outcome.UNREACHABLE;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Outcome.UNREACHABLE;
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Outcome.UNREACHABLE;
+            }
+            pause = pause.multipliedBy(2);
+        }
+    }
+
+    private Outcome listOnce() throws IOException, InterruptedException {
+        HttpResponse<String> answer = post("/api/directory/providers", registration());
+        String code = code(answer.body());
+        if (answer.statusCode() == 201) {
+            log.info("listed at {} as {} ({})", base(), id(), json.readTree(answer.body()).path("approval").asText());
+            return Outcome.REGISTERED;
+        }
+        if (answer.statusCode() == 409 && "address_already_registered".equals(code)) {
+            HttpResponse<String> check = post("/api/validator/probe-alert", json.createObjectNode()
+                    .put("providerId", id()).put("probeUrl", apiUrl() + "/v1/pricing").put("reachable", true));
+            log.info("already listed at {} as {}; asked it to check this provider's models and prices now ({})",
+                    base(), id(), check.statusCode());
+            return Outcome.ALREADY_LISTED;
+        }
+        log.warn("marketplace {} refused this provider's registration: {} {}", base(), answer.statusCode(),
+                answer.body());
+        return Outcome.REFUSED;
+    }
+
+    /** The sign-up page's body, every signed value exactly as sent. */
+    ObjectNode registration() {
+        byte[] random = new byte[12];
+        NONCES.nextBytes(random);
+        String nonce = HexFormat.of().formatHex(random);
+        String issuedAt = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        String address = identity.checksumAddress();
+        ObjectNode body = json.createObjectNode();
+        body.put("name", gateway.name());
+        body.put("description", GatewayProperties.blank(gateway.description()) ? gateway.name() : gateway.description());
+        body.put("apiUrl", apiUrl());
+        body.put("providerAddress", address);
+        body.put("category", listing.category());
+        body.put("docsUrl", apiUrl() + "/v1/docs");
+        if (listing.contactEmail() != null && !listing.contactEmail().isBlank()) {
+            body.put("contactEmail", listing.contactEmail());
+        }
+        body.put("nonce", nonce);
+        body.put("issuedAt", issuedAt);
+        RegistrationMessage message = new RegistrationMessage(address, apiUrl(), chainId, nonce, issuedAt);
+        body.put("signature", Hex.encode(identity.signer().sign(message.digest())));
+        return body;
+    }
+
+    private HttpResponse<String> post(String path, JsonNode body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String code(String body) {
+        try {
+            return json.readTree(body).path("code").asText(null);
+        } catch (IOException notJson) {
+            return null;
+        }
+    }
+
+    private String id() {
+        return ProviderIds.forAddress(identity.address());
+    }
+
+    private String apiUrl() {
+        return strip(gateway.publicUrl());
+    }
+
+    private String base() {
+        return strip(listing.marketplaceUrl());
+    }
+
+    private static String strip(String url) {
+        String trimmed = url.trim();
+        return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+    }
+}
