@@ -44,6 +44,8 @@ class DistributionIT {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process provider;
+    /** What the launcher started, seen while it ran: left alive by a launcher that did not replace itself. */
+    private List<ProcessHandle> started = List.of();
     private Path storeDirectory;
 
     @Test
@@ -110,6 +112,8 @@ class DistributionIT {
         provider = launcher.start();
         String baseUrl = "http://127.0.0.1:" + port;
         awaitUp(baseUrl, log);
+        assertThat(provider.info().command()).as("the launcher replaced itself with the JVM")
+                .hasValueSatisfying(command -> assertThat(command).endsWith("/bin/java"));
 
         HttpResponse<String> pricingReply = get(baseUrl + "/v1/pricing");
         assertThat(pricingReply.statusCode()).as(pricingReply.body()).isEqualTo(200);
@@ -135,6 +139,7 @@ class DistributionIT {
                 .hasValueSatisfying(process -> assertThat(process.isAlive()).isTrue());
 
         // the launcher replaced itself with the JVM, so this SIGTERM reaches the service as systemd's would
+        started = provider.descendants().toList();
         provider.destroy();
         assertThat(provider.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
                 .as("the provider exits within %s of SIGTERM; log:%n%s", STOP_TIMEOUT, tail(log)).isTrue();
@@ -149,9 +154,11 @@ class DistributionIT {
     @AfterEach
     void stopWhateverIsLeft() throws Exception {
         if (provider != null && provider.isAlive()) {
+            started = provider.descendants().toList();
             provider.destroyForcibly();
             provider.waitFor(30, TimeUnit.SECONDS);
         }
+        started.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         if (storeDirectory != null) {
             embeddedPostgresPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
         }
