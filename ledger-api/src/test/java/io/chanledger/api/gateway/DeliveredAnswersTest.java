@@ -36,8 +36,8 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
@@ -66,13 +66,9 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
     @Autowired
     Metering metering;
     @Autowired
-    GatewayMetrics metrics;
-    @Autowired
-    ObjectProvider<PaymentTerms> terms;
-    @Autowired
     ObjectMapper json;
     @Autowired
-    PaidAnswers answers;
+    ApplicationContext context;
     @Autowired
     HeldRequestRelease release;
     @Autowired
@@ -89,7 +85,7 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
     void openChannel() {
         OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), null, Duration.ofSeconds(2),
                 Duration.ofSeconds(10), json);
-        stubGateway = StandaloneGateway.over(upstream, prices, metering, metrics, terms, json, answers);
+        stubGateway = StandaloneGateway.over(upstream, context);
         channelId = Channels.randomChannelId();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(), DEPOSIT,
                 Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));

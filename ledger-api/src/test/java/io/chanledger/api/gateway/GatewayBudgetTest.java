@@ -30,8 +30,8 @@ import java.util.concurrent.Future;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -69,13 +69,9 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     @Autowired
     Metering metering;
     @Autowired
-    GatewayMetrics metrics;
-    @Autowired
-    ObjectProvider<PaymentTerms> terms;
-    @Autowired
     ObjectMapper json;
     @Autowired
-    PaidAnswers answers;
+    ApplicationContext context;
     @Autowired
     PriceList appPrices;
 
@@ -88,7 +84,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
         prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
                 false, MODELS, null, null), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
-        gateway = StandaloneGateway.over(echo, prices, metering, metrics, terms, json, answers);
+        gateway = StandaloneGateway.over(echo, context);
     }
 
     /** Plain English of about {@code characters} characters, no character that needs escaping in JSON. */

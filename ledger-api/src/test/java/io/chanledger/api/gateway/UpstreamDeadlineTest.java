@@ -25,8 +25,8 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -59,11 +59,9 @@ class UpstreamDeadlineTest extends LedgerIntegrationTest {
     @Autowired
     Metering metering;
     @Autowired
-    GatewayMetrics metrics;
-    @Autowired
-    ObjectProvider<PaymentTerms> terms;
-    @Autowired
     ObjectMapper json;
+    @Autowired
+    ApplicationContext context;
     @Autowired
     PaidAnswers answers;
 
@@ -75,7 +73,7 @@ class UpstreamDeadlineTest extends LedgerIntegrationTest {
     @BeforeEach
     void wireGatewayToTheStallingUpstream() {
         gateway = StandaloneGateway.over(new OpenAiUpstream(stalling.baseUrl(), "", Duration.ofSeconds(2), DEADLINES,
-                json), prices, metering, metrics, terms, json, answers);
+                json), context);
         channelId = Channels.randomChannelId();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(),
                 BigInteger.valueOf(3_000_000), Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));

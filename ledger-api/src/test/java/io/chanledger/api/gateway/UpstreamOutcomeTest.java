@@ -21,8 +21,8 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -48,11 +48,9 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     @Autowired
     Metering metering;
     @Autowired
-    GatewayMetrics metrics;
-    @Autowired
-    ObjectProvider<PaymentTerms> terms;
-    @Autowired
     ObjectMapper json;
+    @Autowired
+    ApplicationContext context;
     @Autowired
     PaidAnswers answers;
 
@@ -65,7 +63,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     void wireGatewayToTheStub() {
         OpenAiUpstream upstream = new OpenAiUpstream(stub.baseUrl(), "test-upstream-key", Duration.ofSeconds(2),
                 Duration.ofSeconds(10), json);
-        gateway = StandaloneGateway.over(upstream, prices, metering, metrics, terms, json, answers);
+        gateway = StandaloneGateway.over(upstream, context);
         channelId = Channels.randomChannelId();
         commands.sendAndWait(new OpenChannel(channelId, consumer.address(), identity.address(), DEPOSIT,
                 Instant.now().getEpochSecond() + 86_400, Channels.nextChainRef()));
