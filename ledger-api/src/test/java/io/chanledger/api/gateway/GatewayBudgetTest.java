@@ -84,7 +84,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
         prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
                 false, MODELS, null, null), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
-        gateway = StandaloneGateway.over(echo, context);
+        gateway = StandaloneGateway.over(echo, prices, context);
     }
 
     /** Plain English of about {@code characters} characters, no character that needs escaping in JSON. */

@@ -18,9 +18,14 @@ final class StandaloneGateway {
 
     /** The chat endpoint over {@code upstream}, with the price list, ledger and metering of the test's context. */
     static MockMvc over(Upstream upstream, ApplicationContext context) {
-        return over(upstream, context.getBean(PriceList.class), context.getBean(Metering.class),
-                context.getBean(GatewayMetrics.class), context.getBeanProvider(PaymentTerms.class),
-                context.getBean(ObjectMapper.class), context.getBean(PaidAnswers.class));
+        return over(upstream, context.getBean(PriceList.class), context);
+    }
+
+    /** {@link #over(Upstream, ApplicationContext)} selling the models of {@code prices} instead. */
+    static MockMvc over(Upstream upstream, PriceList prices, ApplicationContext context) {
+        return over(upstream, prices, context.getBean(Metering.class), context.getBean(GatewayMetrics.class),
+                context.getBeanProvider(PaymentTerms.class), context.getBean(ObjectMapper.class),
+                context.getBean(PaidAnswers.class));
     }
 
     private static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
