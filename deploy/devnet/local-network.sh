@@ -11,7 +11,8 @@
 #
 # Settings (environment): PORT (the marketplace, 8080; the providers and the stub take the next
 # three ports), ANVIL_PORT (8545), CHAN_ADMIN_TOKEN (one token for every part; random when unset),
-# CHAN_SKIP_BUILD=1 to reuse the built jar. With --ready-file F, writes the marketplace's URL as
+# CHAN_SKIP_BUILD=1 to reuse the built jar, CHAN_JAVA_OPTS for the services' JVM options (as the
+# distribution's launchers take them). With --ready-file F, writes the marketplace's URL as
 # the first line of F once everything is up.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -96,7 +97,7 @@ start_part() {
     echo "starting the $name on $url (log: $data/$name.log)"
     CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL=$url CHAN_MARKETPLACE_URL=$public CHAN_ADMIN_TOKEN=$admin_token \
         UPSTREAM_STUB_URL=$stub_url \
-        "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar "$jar" \
+        "$JAVA_HOME/bin/java" ${CHAN_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -jar "$jar" \
         --spring.profiles.active=devnet --server.port="$part_port" \
         --chan.embedded-store.directory="./$data/$name" "$@" \
         > "$data/$name.log" 2>&1 &
