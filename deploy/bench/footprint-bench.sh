@@ -3,8 +3,9 @@
 # and resident memory. Start-up: each role started alone (the others stopped) on a devnet, once on
 # a new store (the embedded PostgreSQL's initdb included) and once again on that store, timed from
 # the launch to /actuator/health answering UP. Memory: the local network of deploy/run.sh after the
-# walkthrough has paid both providers (warm-up), each service's JVM and, apart, the PostgreSQL
-# server its embedded store started, read from /proc (VmRSS).
+# walkthrough has paid both providers (warm-up), each service's JVM (VmRSS) and, apart, the
+# PostgreSQL server its embedded store started (its processes' proportional sets, Pss, so that the
+# shared buffers they all map count once), read from /proc.
 # Usage: deploy/bench/footprint-bench.sh [walkthrough rounds, default 2]
 # BENCH_JAVA_OPTS adds JVM options to every service it starts (e.g. -Xmx192m -XX:+UseSerialGC).
 set -euo pipefail
@@ -22,19 +23,21 @@ jar=ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar
 work=$(mktemp -d)
 pids=
 cleanup() {
-    for pid in $pids; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    for pid in $pids; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
 [ -f "$jar" ] || { echo "build the service first (./mvnw -DskipTests install, or deploy/run.sh once)" >&2; exit 1; }
 
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# proportional: memory shared between processes (PostgreSQL's shared buffers) counted once in all
+pss_kib() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup" 2>/dev/null || echo 0; }
 # the embedded store's server and its helper processes: every process whose parent is the postmaster
-postgres_rss_kib() {
+postgres_pss_kib() {
     local postmaster total=0 pid
     postmaster=$(head -n 1 "$1/postgres/postmaster.pid" 2>/dev/null) || { echo 0; return; }
-    total=$(rss_kib "$postmaster")
-    for pid in $(ps -o pid= --ppid "$postmaster"); do total=$((total + $(rss_kib "$pid"))); done
+    total=$(pss_kib "$postmaster")
+    for pid in $(ps -o pid= --ppid "$postmaster"); do total=$((total + $(pss_kib "$pid"))); done
     echo "$total"
 }
 now_ms() { date +%s%3N; }
@@ -92,7 +95,7 @@ for _ in $(seq 1 "$rounds"); do
         || { echo "the walkthrough failed:" >&2; tail -20 "$work/walkthrough.log" >&2; exit 1; }
 done
 data=data/local-network-$port
-printf '\n| part | JVM resident (MiB) | its PostgreSQL (MiB) | start-up alone, new store (s) | again (s) |\n|---|---:|---:|---:|---:|\n'
+printf '\n| part | JVM resident (MiB) | its PostgreSQL, proportional (MiB) | start-up alone, new store (s) | again (s) |\n|---|---:|---:|---:|---:|\n'
 for name in marketplace chat-provider services-provider; do
     pid=$(pgrep -f -- "--chan.embedded-store.directory=./$data/$name" | head -n 1)
     role=provider
@@ -103,6 +106,6 @@ for name in marketplace chat-provider services-provider; do
         again=$(awk "BEGIN {printf \"%.1f\", ${startup[$role-again]} / 1000}")
     fi
     printf '| %s | %d | %d | %s | %s |\n' "$name" $(( $(rss_kib "$pid") / 1024 )) \
-        $(( $(postgres_rss_kib "$data/$name") / 1024 )) "$new" "$again"
+        $(( $(postgres_pss_kib "$data/$name") / 1024 )) "$new" "$again"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
