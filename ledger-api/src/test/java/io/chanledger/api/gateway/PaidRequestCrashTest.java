@@ -13,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,7 +217,7 @@ class PaidRequestCrashTest {
         // no client waits for the others: the kill lands while each has a request running
         service.killHard();
         if (databaseDir != null) {
-            databaseProcesses(databaseDir).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            ServiceProcess.embeddedDatabaseProcesses(databaseDir).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         }
         threads.shutdown();
         assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
@@ -272,20 +271,6 @@ class PaidRequestCrashTest {
                         "chan.gateway.provider-key", providerKey)));
     }
 
-    /** The embedded database's server and its backends, from the pid file it keeps in its data directory. */
-    private static List<Long> databaseProcesses(Path dataDir) throws IOException {
-        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
-        if (!Files.exists(pidFile)) {
-            return List.of();
-        }
-        long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
-        List<Long> pids = new ArrayList<>();
-        ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(server -> {
-            pids.add(server.pid());
-            server.descendants().forEach(child -> pids.add(child.pid()));
-        });
-        return pids;
-    }
 
     private HttpResponse<String> chat(String baseUrl, String voucher) throws IOException {
         try {

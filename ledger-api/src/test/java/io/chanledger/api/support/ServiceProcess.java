@@ -128,6 +128,21 @@ public final class ServiceProcess {
         throw new AssertionError("the service did not answer its health check within " + timeout + "; log: " + log);
     }
 
+    /** The embedded database's server and its backends, from the pid file it keeps in its data directory. */
+    public static List<Long> embeddedDatabaseProcesses(Path dataDir) throws IOException {
+        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return List.of();
+        }
+        long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
+        List<Long> pids = new ArrayList<>();
+        ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(server -> {
+            pids.add(server.pid());
+            server.descendants().forEach(child -> pids.add(child.pid()));
+        });
+        return pids;
+    }
+
     private static String serviceClassPath() {
         return String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar"))

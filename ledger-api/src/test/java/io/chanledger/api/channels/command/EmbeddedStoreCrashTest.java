@@ -78,7 +78,7 @@ class EmbeddedStoreCrashTest {
         service.killHard();
         // the server runs in a session of its own: the service's SIGKILL leaves it running, and the
         // restart below must stop it first, or kill it here as a crash of the whole machine would
-        List<Long> databaseProcesses = databaseProcesses(dataDir);
+        List<Long> databaseProcesses = ServiceProcess.embeddedDatabaseProcesses(dataDir);
         assertThat(databaseProcesses).as("the embedded database's processes after the service's kill").isNotEmpty();
         if (killTheDatabaseToo) {
             databaseProcesses.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
@@ -118,7 +118,7 @@ class EmbeddedStoreCrashTest {
         } finally {
             restarted.stop();
         }
-        assertThat(databaseProcesses(dataDir)).as("database processes left after a normal stop").isEmpty();
+        assertThat(ServiceProcess.embeddedDatabaseProcesses(dataDir)).as("database processes left after a normal stop").isEmpty();
     }
 
     /**
@@ -183,20 +183,6 @@ class EmbeddedStoreCrashTest {
         return "--chan.embedded-store.directory=" + dataDir;
     }
 
-    /** The embedded database's server and its backends, from the pid file it keeps in its data directory. */
-    private static List<Long> databaseProcesses(Path dataDir) throws IOException {
-        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
-        if (!Files.exists(pidFile)) {
-            return List.of();
-        }
-        long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
-        List<Long> pids = new ArrayList<>();
-        ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(server -> {
-            pids.add(server.pid());
-            server.descendants().forEach(child -> pids.add(child.pid()));
-        });
-        return pids;
-    }
 
     private JsonNode adminGet(String url) throws Exception {
         HttpResponse<String> reply = http.send(HttpRequest.newBuilder(URI.create(url))
