@@ -48,8 +48,21 @@ public final class ChannelCacheGuard implements MessageHandlerInterceptor<Comman
      * current unit of work's root as checked for them.
      */
     public void refresh(Collection<String> channelIds, UnitOfWork<?> unitOfWork) {
+        if (channelIds.isEmpty()) {
+            return;
+        }
         refresh(channelIds);
         unitOfWork.root().<Set<String>>getOrComputeResource(CHECKED, key -> new HashSet<>()).addAll(channelIds);
+    }
+
+    /**
+     * Marks the current unit of work's root as checked for {@code channelIds} without looking them
+     * up: for commands whose decision on a stale copy cannot be committed (see the batcher).
+     */
+    public void trust(Collection<String> channelIds, UnitOfWork<?> unitOfWork) {
+        if (!channelIds.isEmpty()) {
+            unitOfWork.root().<Set<String>>getOrComputeResource(CHECKED, key -> new HashSet<>()).addAll(channelIds);
+        }
     }
 
     /** Drops every cached channel of {@code channelIds} that is older than the store. */

@@ -5,6 +5,7 @@ import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -30,6 +31,11 @@ public class SharedStoreConfiguration {
     @Bean
     ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, EventTable events) {
         return new ChannelCacheGuard(channelCache, events);
+    }
+
+    @Bean
+    CommitFlush commitFlush(DataSource dataSource) {
+        return new CommitFlush(dataSource);
     }
 
     @Bean(destroyMethod = "shutdown")

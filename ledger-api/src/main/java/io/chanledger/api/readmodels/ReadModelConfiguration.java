@@ -1,7 +1,9 @@
 package io.chanledger.api.readmodels;
 
+import io.chanledger.api.config.CommitFlush;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.rebuild.RebuildSettings;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -22,6 +24,17 @@ class ReadModelConfiguration {
     @Bean
     RebuildSettings rebuildSettings(ReadModelProperties properties) {
         return new RebuildSettings(properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite());
+    }
+
+    /**
+     * The read models' batches commit without waiting for the disk ({@link CommitFlush}): rows and
+     * tracking token are one transaction, so a batch the database loses in a crash is projected
+     * again from the events, and nothing is acknowledged on the strength of a batch alone.
+     */
+    @Bean
+    ConfigurerModule channelReadModelTransactions(TransactionManager transactions, CommitFlush commitFlush) {
+        TransactionManager deferring = commitFlush.deferring(transactions);
+        return configurer -> configurer.eventProcessing().registerTransactionManager(GROUP, configuration -> deferring);
     }
 
     @Bean

@@ -10,7 +10,12 @@ import org.axonframework.commandhandling.SimpleCommandBus;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.springboot.autoconfig.AxonTimeoutAutoConfiguration;
+import io.chanledger.projections.readmodel.ReadModels;
+import javax.sql.DataSource;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 
@@ -42,6 +47,20 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
     void axonsHandlerTimeLimitsAreNotWrappedAroundHandlers() {
         // with no limit set they would still take a stack trace at every handler call
         assertThat(context.getBeanNamesForType(AxonTimeoutAutoConfiguration.class)).isEmpty();
+    }
+
+    @Test
+    void theChannelReadModelsCommitWithoutWaitingForTheDiskAndTheLedgerDoesNot(
+            @Autowired EventProcessingConfiguration processing, @Autowired TransactionManager ledgerTransactions,
+            @Autowired DataSource dataSource) {
+        TransactionManager readModels = processing.transactionManager(ReadModels.CHANNEL_PROCESSING_GROUP);
+        assertThat(settingIn(readModels, dataSource)).isEqualTo("off");
+        assertThat(settingIn(ledgerTransactions, dataSource)).isEqualTo("on");
+    }
+
+    private static String settingIn(TransactionManager transactions, DataSource dataSource) {
+        return transactions.fetchInTransaction(() -> new JdbcTemplate(dataSource)
+                .queryForObject("SELECT current_setting('synchronous_commit')", String.class));
     }
 
     @Test

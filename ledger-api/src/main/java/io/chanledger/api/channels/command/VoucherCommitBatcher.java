@@ -21,12 +21,14 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandResultMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.common.lock.DeadlockException;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,17 @@ import org.springframework.stereotype.Component;
  * and two workers never wait on each other's locks. The provider gateway's settlements of paid
  * requests (and the raised holds of its streams) ride the same batches, for the same reason: one
  * commit per request is what limits paid throughput.
+ *
+ * <p>A command that finds its worker idle is committed in the caller's own thread instead, as a
+ * batch of one: a lone request does not pay for two thread hand-offs. The worker's lock keeps
+ * that batch and the worker's apart.
+ *
+ * <p>A paid request's admission and its settlement are not checked against the store first: each
+ * records an event when it succeeds, and an event decided on a stale copy takes a sequence number
+ * another instance's event already has, so the commit fails and the batch is decided again on
+ * fresh state. Only when one of them records nothing (a refusal, a settlement of a request not
+ * running) could a stale copy have decided it: it is then decided again after a check, before
+ * anyone is answered.
  */
 @Component
 class VoucherCommitBatcher {
@@ -64,10 +77,20 @@ class VoucherCommitBatcher {
      * and writes rows of its own in the same transaction (a paid answer with its settlement).
      */
     private record Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt,
-                           Consumer<Object> alongside) {
+                           Consumer<Object> alongside, boolean checked) {
+
+        Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt,
+                Consumer<Object> alongside) {
+            this(command, channelId, reply, attempt, alongside, false);
+        }
 
         Pending(Object command, String channelId, CompletableFuture<Object> reply, int attempt) {
             this(command, channelId, reply, attempt, null);
+        }
+
+        /** The same command, to be decided again on its channel checked against the store. */
+        Pending checkedFirst() {
+            return new Pending(command, channelId, reply, attempt, alongside, true);
         }
     }
 
@@ -76,9 +99,13 @@ class VoucherCommitBatcher {
     private final ChannelCacheGuard cacheGuard;
     private final int maxBatch;
     private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
+    /** Held by whoever commits a worker's batch: the worker, or a caller that found it idle. */
+    private final List<ReentrantLock> committing = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final DistributionSummary batchSizes;
     private final Counter storeConflicts;
+    private final Counter inlineBatches;
+    private final Counter decidedAgain;
     private volatile boolean running = true;
 
     VoucherCommitBatcher(CommandBus commandBus, TransactionManager transactionManager, ChannelCacheGuard cacheGuard,
@@ -92,10 +119,18 @@ class VoucherCommitBatcher {
         this.storeConflicts = Counter.builder("chan.voucher.commit.conflicts")
                 .description("batches decided again because another instance wrote to one of their channels first")
                 .register(meters);
+        this.inlineBatches = Counter.builder("chan.voucher.commit.inline")
+                .description("commands committed in the caller's thread, their worker being idle").register(meters);
+        this.decidedAgain = Counter.builder("chan.voucher.commit.checked-again")
+                .description("paid requests' admissions and settlements that recorded nothing unchecked, "
+                        + "decided again after a check against the store")
+                .register(meters);
         for (int i = 0; i < LedgerProperties.GROUP_COMMIT_WORKERS; i++) {
             BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+            ReentrantLock lock = new ReentrantLock();
             queues.add(queue);
-            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));
+            committing.add(lock);
+            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue, lock));
             workers.add(worker);
         }
     }
@@ -149,11 +184,29 @@ class VoucherCommitBatcher {
             pending.reply().completeExceptionally(new IllegalStateException("the ledger is shutting down"));
             return;
         }
-        int worker = Math.floorMod(pending.channelId().hashCode(), queues.size());
-        queues.get(worker).add(pending);
+        int worker = workerOf(pending);
+        BlockingQueue<Pending> queue = queues.get(worker);
+        ReentrantLock lock = committing.get(worker);
+        // a caller inside a unit of work would nest the batch in it: that one waits for the worker
+        if (pending.attempt() == 0 && queue.isEmpty() && !CurrentUnitOfWork.isStarted() && lock.tryLock()) {
+            try {
+                if (queue.isEmpty()) {
+                    inlineBatches.increment();
+                    commit(List.of(pending));
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        queue.add(pending);
     }
 
-    private void work(BlockingQueue<Pending> queue) {
+    private int workerOf(Pending pending) {
+        return Math.floorMod(pending.channelId().hashCode(), queues.size());
+    }
+
+    private void work(BlockingQueue<Pending> queue, ReentrantLock lock) {
         List<Pending> batch = new ArrayList<>(maxBatch);
         while (running) {
             try {
@@ -162,8 +215,13 @@ class VoucherCommitBatcher {
                     continue;
                 }
                 batch.add(first);
-                queue.drainTo(batch, maxBatch - 1);
-                commit(batch);
+                lock.lock();
+                try {
+                    queue.drainTo(batch, maxBatch - 1);
+                    commit(batch);
+                } finally {
+                    lock.unlock();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -207,9 +265,19 @@ class VoucherCommitBatcher {
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
             root.attachTransaction(transactionManager);
-            cacheGuard.refresh(channels, root);
+            Set<String> checked = new LinkedHashSet<>();
+            Set<String> unchecked = new LinkedHashSet<>();
+            for (Pending pending : batch) {
+                (decidedUnchecked(pending) ? unchecked : checked).add(pending.channelId());
+            }
+            unchecked.removeAll(checked);
+            cacheGuard.refresh(checked, root);
+            cacheGuard.trust(unchecked, root);
             for (Pending pending : batch) {
                 CommandResultMessage<?> result = dispatchNested(pending.command());
+                if (decidedUnchecked(pending) && unchecked.contains(pending.channelId()) && recordedNothing(result)) {
+                    result = null; // decided again, checked, once this batch is committed
+                }
                 results.add(result);
                 if (pending.alongside() != null && result != null && !result.isExceptional()) {
                     pending.alongside().accept(result.getPayload());
@@ -225,6 +293,22 @@ class VoucherCommitBatcher {
         }
     }
 
+    /**
+     * Whether the command is decided without checking its channel against the store first: a paid
+     * request's admission or settlement, on its first decision. Each records an event whenever it
+     * succeeds, so a decision on a stale copy fails at the commit.
+     */
+    private static boolean decidedUnchecked(Pending pending) {
+        return !pending.checked() && (pending.command() instanceof SettleRequest
+                || pending.command() instanceof AcceptVoucher voucher && voucher.metered());
+    }
+
+    /** A refusal, or a settlement that found no running request: nothing the commit would catch. */
+    private static boolean recordedNothing(CommandResultMessage<?> result) {
+        return result == null || result.isExceptional()
+                || result.getPayload() instanceof RequestSettlement settlement && !settlement.settled();
+    }
+
     private CommandResultMessage<?> dispatchNested(Object command) {
         CompletableFuture<CommandResultMessage<?>> result = new CompletableFuture<>();
         // the simple command bus handles the command in this thread, inside the root unit of work
@@ -233,13 +317,16 @@ class VoucherCommitBatcher {
     }
 
     private void reply(Pending pending, CommandResultMessage<?> result) {
-        if (result == null) {
+        if (result == null && decidedUnchecked(pending)) {
+            decidedAgain.increment();
+            queues.get(workerOf(pending)).add(pending.checkedFirst());
+        } else if (result == null) {
             pending.reply().completeExceptionally(new IllegalStateException("the command bus gave no result"));
         } else if (!result.isExceptional()) {
             pending.reply().complete(result.getPayload());
         } else if (isLockConflict(result.exceptionResult()) && pending.attempt() < RETRIES_ON_LOCK_CONFLICT) {
             enqueue(new Pending(pending.command(), pending.channelId(), pending.reply(), pending.attempt() + 1,
-                    pending.alongside()));
+                    pending.alongside(), pending.checked()));
         } else {
             pending.reply().completeExceptionally(result.exceptionResult());
         }

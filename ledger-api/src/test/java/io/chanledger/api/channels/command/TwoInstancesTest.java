@@ -1,6 +1,7 @@
 package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.Channels;
@@ -10,9 +11,16 @@ import io.chanledger.api.support.SecondInstance;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelState;
+import io.chanledger.domain.channel.MeteredRequest;
+import io.chanledger.domain.channel.RequestSettled;
+import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SignedVoucher;
+import io.chanledger.domain.channel.VoucherRejectedException;
+import io.chanledger.domain.channel.VoucherRejection;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.eip712.DigestSigner;
+import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
 import java.net.URI;
@@ -67,6 +75,9 @@ class TwoInstancesTest extends LedgerIntegrationTest {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    VoucherAdmission admission;
 
     record Outcome(int status, String code, BigInteger amount, BigInteger nonce, boolean duplicate) {
         static Outcome of(Http.Reply reply) {
@@ -259,7 +270,9 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         };
         Registration registration = commandBus.registerHandlerInterceptor(interference);
         try {
-            CompletableFuture<VoucherReceipt> first = batcher.submit(command(blocker, 1_000, 1));
+            // from another thread: with its worker idle, a command is committed in the caller's thread
+            CompletableFuture<VoucherReceipt> first = CompletableFuture
+                    .supplyAsync(() -> batcher.submit(command(blocker, 1_000, 1))).thenCompose(f -> f);
             assertThat(blockerArrived.await(30, TimeUnit.SECONDS)).isTrue();
             // queued while the worker is held: they make up the next batch together
             CompletableFuture<VoucherReceipt> contestedVoucher = batcher.submit(command(contested, 3_000, 3));
@@ -285,6 +298,88 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         for (String bystander : bystanders) {
             assertRecordedExactlyOnce(bystander, 1);
         }
+    }
+
+    /**
+     * A paid request's admission and settlement are decided on the cached copy without a look-up
+     * first: on a copy the other instance made stale, the commit fails on the store's sequence
+     * numbers and the batch is decided again on fresh state, so every request is still charged once.
+     */
+    @Test
+    void paidRequestsAlternatingBetweenInstancesAreEachChargedOnce() {
+        String channelId = open();
+        List<VoucherAdmission> admissions = List.of(admission, SecondInstance.context().getBean(VoucherAdmission.class));
+        double conflictsBefore = meters.counter("chan.voucher.commit.conflicts").count();
+        BigInteger charged = BigInteger.ZERO;
+        int requests = 30;
+        for (int nonce = 1; nonce <= requests; nonce++) {
+            VoucherAdmission instance = admissions.get(nonce % 2);
+            BigInteger cost = BigInteger.valueOf(700 + nonce % 3);
+            VoucherReceipt receipt = instance.admit(paidVoucher(channelId, nonce * 1_000L, nonce),
+                    paidRequest(1_000));
+            assertThat(receipt.chargedTotal()).as("request %d admitted on the charges so far", nonce).isEqualTo(charged);
+            RequestSettlement settled = instance.settle(channelId, BigInteger.valueOf(nonce), cost);
+            charged = charged.add(cost);
+            assertThat(settled.charged()).isEqualTo(cost);
+            assertThat(settled.chargedTotal()).isEqualTo(charged);
+        }
+        assertThat(meters.counter("chan.voucher.commit.conflicts").count())
+                .as("this instance decided on copies the other one had made stale, and the commit caught it")
+                .isGreaterThan(conflictsBefore);
+        List<RequestSettled> settlements = history.events(channelId).stream().map(DomainEventMessage::getPayload)
+                .filter(RequestSettled.class::isInstance).map(RequestSettled.class::cast).toList();
+        assertThat(settlements).hasSize(requests);
+        assertThat(settlements.stream().map(RequestSettled::nonce).distinct()).hasSize(requests);
+        ChannelState replayed = assertRecordedExactlyOnce(channelId, requests);
+        assertThat(replayed.chargedTotal()).isEqualTo(charged);
+        assertThat(replayed.holds()).isEmpty();
+    }
+
+    /**
+     * A refusal records nothing, so a stale copy's refusal would not be caught at the commit: a paid
+     * request refused on a copy still holding what the other instance has since settled is
+     * decided again, checked against the store, and admitted. A refusal that holds on fresh state
+     * stays one.
+     */
+    @Test
+    void aPaidRequestRefusedOnAStaleCopyIsDecidedAgainOnFreshState() {
+        String channelId = open();
+        VoucherAdmission here = admission;
+        VoucherAdmission there = SecondInstance.context().getBean(VoucherAdmission.class);
+        // the other instance runs request 1 holding 5,000
+        there.admit(paidVoucher(channelId, 5_000, 1), paidRequest(5_000));
+        // this instance caches the channel with that hold: request 2 fits beside it
+        here.admit(paidVoucher(channelId, 6_000, 2), paidRequest(1_000));
+        here.settle(channelId, BigInteger.TWO, BigInteger.valueOf(1_000));
+        // the other instance settles request 1 at 1,000: its hold is gone, which this copy does not know
+        there.settle(channelId, BigInteger.ONE, BigInteger.valueOf(1_000));
+        double checkedAgainBefore = meters.counter("chan.voucher.commit.checked-again").count();
+
+        // 7,000 covers the 2,000 charged and a 5,000 hold, but not the 5,000 the stale copy still holds besides
+        VoucherReceipt admitted = here.admit(paidVoucher(channelId, 7_000, 3), paidRequest(5_000));
+        assertThat(admitted.chargedTotal()).isEqualTo(BigInteger.valueOf(2_000));
+        assertThat(meters.counter("chan.voucher.commit.checked-again").count()).isGreaterThan(checkedAgainBefore);
+        here.settle(channelId, BigInteger.valueOf(3), BigInteger.valueOf(5_000));
+
+        // on fresh state 7,000 does not cover 7,000 charged and another 1,000: refused, checked or not
+        assertThatThrownBy(() -> here.admit(paidVoucher(channelId, 7_000, 4), paidRequest(1_000)))
+                .isInstanceOfSatisfying(VoucherRejectedException.class,
+                        refused -> assertThat(refused.reason()).isEqualTo(VoucherRejection.INSUFFICIENT_FUNDS));
+        ChannelState replayed = ChannelState.replay(history.events(channelId).stream()
+                .map(DomainEventMessage::getPayload).toList());
+        assertThat(replayed.chargedTotal()).isEqualTo(BigInteger.valueOf(7_000));
+        assertThat(replayed.holds()).isEmpty();
+    }
+
+    private static SignedVoucher paidVoucher(String channelId, long amount, long nonce) {
+        BigInteger a = BigInteger.valueOf(amount);
+        BigInteger n = BigInteger.valueOf(nonce);
+        return new SignedVoucher(channelId, a, n, Hex.decode(Channels.sign(CONSUMER, channelId, a, n)));
+    }
+
+    private static MeteredRequest paidRequest(long hold) {
+        return new MeteredRequest(BigInteger.valueOf(hold), Instant.now().getEpochSecond() + 600,
+                PROVIDER.address().toLowerCase());
     }
 
     private static AcceptVoucher command(String channelId, long amount, long nonce) {
