@@ -1,7 +1,7 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.channels.command.VoucherAdmission;
+import io.chanledger.api.channels.command.ChannelCommits;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.watchtower.CloseWatch;
 import java.time.Clock;
@@ -45,10 +45,10 @@ class GatewayConfiguration {
     }
 
     @Bean
-    HeldRequestRelease heldRequestRelease(DataSource dataSource, VoucherAdmission admission, Metering metering,
+    HeldRequestRelease heldRequestRelease(DataSource dataSource, ChannelCommits commits, Metering metering,
                                           PaidAnswers answers, Clock clock, GatewayProperties properties,
                                           ProviderIdentity identity) {
-        return new HeldRequestRelease(new JdbcTemplate(dataSource), admission, metering, answers, clock,
+        return new HeldRequestRelease(new JdbcTemplate(dataSource), commits, metering, answers, clock,
                 properties.holdTtl(), identity.address());
     }
 

@@ -1,6 +1,7 @@
 package io.chanledger.api.gateway;
 
-import io.chanledger.api.channels.command.VoucherAdmission;
+import io.chanledger.api.channels.command.ChannelCommits;
+import io.chanledger.domain.channel.SettleRequest;
 import jakarta.annotation.PreDestroy;
 import java.math.BigInteger;
 import java.sql.Timestamp;
@@ -45,7 +46,7 @@ final class HeldRequestRelease {
     }
 
     private final JdbcTemplate jdbc;
-    private final VoucherAdmission admission;
+    private final ChannelCommits commits;
     private final Metering metering;
     private final PaidAnswers answers;
     private final Clock clock;
@@ -55,10 +56,10 @@ final class HeldRequestRelease {
     private String instanceId = UUID.randomUUID().toString();
     private ScheduledExecutorService rounds;
 
-    HeldRequestRelease(JdbcTemplate jdbc, VoucherAdmission admission, Metering metering, PaidAnswers answers,
+    HeldRequestRelease(JdbcTemplate jdbc, ChannelCommits commits, Metering metering, PaidAnswers answers,
                        Clock clock, Duration holdTtl, String provider) {
         this.jdbc = jdbc;
-        this.admission = admission;
+        this.commits = commits;
         this.metering = metering;
         this.answers = answers;
         this.clock = clock;
@@ -136,7 +137,8 @@ final class HeldRequestRelease {
             if (!(lapsed || orphaned) || metering.running(hold.channelId(), hold.nonce())) {
                 continue;
             }
-            if (admission.settle(hold.channelId(), hold.nonce(), BigInteger.ZERO).settled()) {
+            if (commits.settle(new SettleRequest(hold.channelId(), hold.nonce(), BigInteger.ZERO,
+                    clock.instant().getEpochSecond())).settled()) {
                 released++;
                 log.info("released the hold of {} on channel {} (voucher {}): its request {}", hold.amount(),
                         hold.channelId(), hold.nonce(), lapsed ? "outlived hold-ttl" : "died with its process");

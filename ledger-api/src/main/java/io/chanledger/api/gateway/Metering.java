@@ -1,8 +1,11 @@
 package io.chanledger.api.gateway;
 
+import io.chanledger.api.channels.command.ChannelCommits;
 import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.domain.channel.MeteredRequest;
+import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import java.math.BigInteger;
@@ -31,14 +34,17 @@ class Metering {
     private static final int SETTLE_ATTEMPTS = 3;
 
     private final VoucherAdmission admission;
+    private final ChannelCommits commits;
     private final Clock clock;
     private final Duration holdTtl;
     private final String provider;
     /** Requests this instance admitted and has not settled yet, as channel/nonce. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
 
-    Metering(VoucherAdmission admission, Clock clock, GatewayProperties properties, ProviderIdentity identity) {
+    Metering(VoucherAdmission admission, ChannelCommits commits, Clock clock, GatewayProperties properties,
+             ProviderIdentity identity) {
         this.admission = admission;
+        this.commits = commits;
         this.clock = clock;
         this.holdTtl = properties.holdTtl();
         this.provider = identity.address();
@@ -67,7 +73,7 @@ class Metering {
      */
     BigInteger raiseHold(VoucherReceipt receipt, BigInteger current, BigInteger wanted) {
         try {
-            return admission.raiseHold(receipt.channelId(), receipt.nonce(), wanted);
+            return commits.raiseHold(new RaiseHold(receipt.channelId(), receipt.nonce(), wanted, now()));
         } catch (RuntimeException e) {
             log.warn("could not raise the hold of voucher {} on channel {}: {}", receipt.nonce(), receipt.channelId(),
                     e.toString());
@@ -102,8 +108,8 @@ class Metering {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
             try {
-                return alongside == null ? admission.settle(receipt.channelId(), receipt.nonce(), cost)
-                        : admission.settle(receipt.channelId(), receipt.nonce(), cost, alongside);
+                SettleRequest command = new SettleRequest(receipt.channelId(), receipt.nonce(), cost, now());
+                return alongside == null ? commits.settle(command) : commits.settle(command, alongside);
             } catch (RuntimeException e) {
                 last = e;
                 pause(attempt);
@@ -129,6 +135,10 @@ class Metering {
             log.warn("could not release the hold of voucher {} on channel {}: {}", receipt.nonce(),
                     receipt.channelId(), e.toString());
         }
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
     }
 
     private static void pause(int attempt) {

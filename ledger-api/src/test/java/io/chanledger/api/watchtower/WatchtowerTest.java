@@ -10,6 +10,7 @@ import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.gateway.ProviderIdentity;
 import io.chanledger.api.gateway.SwitchableRpcProxy;
 import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.channels.command.ChannelCommits;
 import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;
@@ -30,11 +31,13 @@ import io.chanledger.domain.channel.ExpireChannel;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannel;
 import io.chanledger.domain.channel.RecordClaim;
+import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigInteger;
+import java.time.Instant;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -75,6 +78,9 @@ class WatchtowerTest extends LedgerIntegrationTest {
     Clock clock;
     @Autowired
     VoucherAdmission admission;
+
+    @Autowired
+    ChannelCommits commits;
     @Autowired
     CommandGateway commands;
     @Autowired
@@ -253,7 +259,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
         admission.admit(SignedVoucher.parse(channelId, "500000", "1", Channels.sign(consumer, channelId,
                 BigInteger.valueOf(500_000), BigInteger.ONE)), new MeteredRequest(BigInteger.valueOf(100_000),
                 clock.instant().getEpochSecond() + 600, address(other)));
-        admission.settle(channelId, BigInteger.ONE, BigInteger.valueOf(120_000));
+        commits.settle(new SettleRequest(channelId, BigInteger.ONE, BigInteger.valueOf(120_000),
+                Instant.now().getEpochSecond()));
         commands.sendAndWait(new RecordClaim(channelId, BigInteger.valueOf(500_000), BigInteger.valueOf(10_000),
                 Channels.nextChainRef()));
         commands.sendAndWait(new ExpireChannel(channelId, expiry, 1));

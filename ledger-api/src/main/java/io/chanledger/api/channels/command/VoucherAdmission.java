@@ -1,13 +1,9 @@
 package io.chanledger.api.channels.command;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.MeteredRequest;
-import io.chanledger.domain.channel.RaiseHold;
-import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
@@ -17,15 +13,10 @@ import io.chanledger.domain.eip712.SignatureVerdict;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.math.BigInteger;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Service;
 
 /**
@@ -37,10 +28,7 @@ import org.springframework.stereotype.Service;
 @Service
 public class VoucherAdmission {
 
-    private final CommandGateway commands;
-    private final VoucherCommitBatcher batcher;
-    /** The batcher's machinery for a settlement that writes beside it, also when commits are not grouped. */
-    private final VoucherCommitBatcher commits;
+    private final ChannelCommits commits;
     private final ChanTypedData typedData;
     private final FreshChannelLookups channelLookups;
     private final EarlierVouchers earlierVouchers;
@@ -50,12 +38,9 @@ public class VoucherAdmission {
     private final Counter duplicates;
     private final Map<VoucherRejection, Counter> rejected = new EnumMap<>(VoucherRejection.class);
 
-    VoucherAdmission(CommandGateway commands, VoucherCommitBatcher batcher, LedgerProperties ledger,
-                     ChainProperties chain, FreshChannelLookups channelLookups,
+    VoucherAdmission(ChannelCommits commits, ChainProperties chain, FreshChannelLookups channelLookups,
                      EarlierVouchers earlierVouchers, Clock clock, MeterRegistry meters) {
-        this.commands = commands;
-        this.batcher = ledger.groupCommit() ? batcher : null;
-        this.commits = batcher;
+        this.commits = commits;
         this.typedData = new ChanTypedData(chain.signingDomain());
         this.channelLookups = channelLookups;
         this.earlierVouchers = earlierVouchers;
@@ -120,47 +105,7 @@ public class VoucherAdmission {
         }
     }
 
-    /**
-     * Settles the request a metered voucher paid for, at its actual {@code cost}: the second half
-     * of a paid request at the provider gateway, committed with the vouchers when group commit is on.
-     */
-    public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost) {
-        SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
-        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
-    }
-
-    /**
-     * {@link #settle(String, BigInteger, BigInteger)}, running {@code alongside} with the settlement
-     * in the very commit that records it: what it writes is durable exactly when the charge is.
-     */
-    public RequestSettlement settle(String channelId, BigInteger nonce, BigInteger cost,
-                                    Consumer<RequestSettlement> alongside) {
-        SettleRequest command = new SettleRequest(channelId, nonce, cost, clock.instant().getEpochSecond());
-        return batcher == null ? join(commits.settleAlone(command, alongside))
-                : join(batcher.submit(command, alongside));
-    }
-
-    /**
-     * Raises the hold of the running request a metered voucher paid for toward {@code wanted}, as
-     * far as the channel's room allows; answers the hold it now has (zero when it is not running).
-     */
-    public BigInteger raiseHold(String channelId, BigInteger nonce, BigInteger wanted) {
-        RaiseHold command = new RaiseHold(channelId, nonce, wanted, clock.instant().getEpochSecond());
-        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
-    }
-
     private VoucherReceipt accept(AcceptVoucher command) {
-        return batcher == null ? commands.sendAndWait(command) : join(batcher.submit(command));
-    }
-
-    private static <T> T join(CompletableFuture<T> reply) {
-        try {
-            return reply.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        return commits.accept(command);
     }
 }

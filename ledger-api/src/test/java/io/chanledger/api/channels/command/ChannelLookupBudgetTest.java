@@ -181,7 +181,7 @@ class ChannelLookupBudgetTest extends LedgerIntegrationTest {
     @Test
     void aKnownChannelsVoucherIsAcceptedWhileTheLookupBudgetIsSpent() {
         FreshChannelLookups lookups = lookupsThroughProxy(budgets(1, 1));
-        VoucherAdmission admission = new VoucherAdmission(commands, batcher, ledger, chain, lookups,
+        VoucherAdmission admission = new VoucherAdmission(new ChannelCommits(commands, batcher, ledger), chain, lookups,
                 earlierVouchers, Clock.systemUTC(), new SimpleMeterRegistry());
         String known = Channels.open(commands, CONSUMER, TestKeys.wallet("lookup-budget-provider"),
                 BigInteger.valueOf(5_000_000), Instant.now().getEpochSecond() + 86_400);

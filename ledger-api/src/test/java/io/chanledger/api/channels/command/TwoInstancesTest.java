@@ -14,6 +14,7 @@ import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
@@ -78,6 +79,9 @@ class TwoInstancesTest extends LedgerIntegrationTest {
 
     @Autowired
     VoucherAdmission admission;
+
+    @Autowired
+    ChannelCommits commits;
 
     record Outcome(int status, String code, BigInteger amount, BigInteger nonce, boolean duplicate) {
         static Outcome of(Http.Reply reply) {
@@ -309,6 +313,7 @@ class TwoInstancesTest extends LedgerIntegrationTest {
     void paidRequestsAlternatingBetweenInstancesAreEachChargedOnce() {
         String channelId = open();
         List<VoucherAdmission> admissions = List.of(admission, SecondInstance.context().getBean(VoucherAdmission.class));
+        List<ChannelCommits> ledgers = List.of(commits, SecondInstance.context().getBean(ChannelCommits.class));
         double conflictsBefore = meters.counter("chan.voucher.commit.conflicts").count();
         BigInteger charged = BigInteger.ZERO;
         int requests = 30;
@@ -318,7 +323,7 @@ class TwoInstancesTest extends LedgerIntegrationTest {
             VoucherReceipt receipt = instance.admit(paidVoucher(channelId, nonce * 1_000L, nonce),
                     paidRequest(1_000));
             assertThat(receipt.chargedTotal()).as("request %d admitted on the charges so far", nonce).isEqualTo(charged);
-            RequestSettlement settled = instance.settle(channelId, BigInteger.valueOf(nonce), cost);
+            RequestSettlement settled = ledgers.get(nonce % 2).settle(settle(channelId, nonce, cost.longValue()));
             charged = charged.add(cost);
             assertThat(settled.charged()).isEqualTo(cost);
             assertThat(settled.chargedTotal()).isEqualTo(charged);
@@ -346,20 +351,22 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         String channelId = open();
         VoucherAdmission here = admission;
         VoucherAdmission there = SecondInstance.context().getBean(VoucherAdmission.class);
+        ChannelCommits settledHere = commits;
+        ChannelCommits settledThere = SecondInstance.context().getBean(ChannelCommits.class);
         // the other instance runs request 1 holding 5,000
         there.admit(paidVoucher(channelId, 5_000, 1), paidRequest(5_000));
         // this instance caches the channel with that hold: request 2 fits beside it
         here.admit(paidVoucher(channelId, 6_000, 2), paidRequest(1_000));
-        here.settle(channelId, BigInteger.TWO, BigInteger.valueOf(1_000));
+        settledHere.settle(settle(channelId, 2, 1_000));
         // the other instance settles request 1 at 1,000: its hold is gone, which this copy does not know
-        there.settle(channelId, BigInteger.ONE, BigInteger.valueOf(1_000));
+        settledThere.settle(settle(channelId, 1, 1_000));
         double checkedAgainBefore = meters.counter("chan.voucher.commit.checked-again").count();
 
         // 7,000 covers the 2,000 charged and a 5,000 hold, but not the 5,000 the stale copy still holds besides
         VoucherReceipt admitted = here.admit(paidVoucher(channelId, 7_000, 3), paidRequest(5_000));
         assertThat(admitted.chargedTotal()).isEqualTo(BigInteger.valueOf(2_000));
         assertThat(meters.counter("chan.voucher.commit.checked-again").count()).isGreaterThan(checkedAgainBefore);
-        here.settle(channelId, BigInteger.valueOf(3), BigInteger.valueOf(5_000));
+        settledHere.settle(settle(channelId, 3, 5_000));
 
         // on fresh state 7,000 does not cover 7,000 charged and another 1,000: refused, checked or not
         assertThatThrownBy(() -> here.admit(paidVoucher(channelId, 7_000, 4), paidRequest(1_000)))
@@ -375,6 +382,11 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         BigInteger a = BigInteger.valueOf(amount);
         BigInteger n = BigInteger.valueOf(nonce);
         return new SignedVoucher(channelId, a, n, Hex.decode(Channels.sign(CONSUMER, channelId, a, n)));
+    }
+
+    private static SettleRequest settle(String channelId, long nonce, long cost) {
+        return new SettleRequest(channelId, BigInteger.valueOf(nonce), BigInteger.valueOf(cost),
+                Instant.now().getEpochSecond());
     }
 
     private static MeteredRequest paidRequest(long hold) {
