@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Configuration;
  * every batch touches, which parallel segments would only contend for on a small machine. A
  * tracking processor by default, because it hands the projections batches as large as
  * {@code batch-size}, so a replay writes each channel about once per batch rather than once per
- * event; the pooled processor remains one setting away.
+ * event; the pooled processor remains one setting away. The tracking processor's batches linger
+ * a few milliseconds for the events committed right after the first ({@link LingeringEventSource}).
  */
 @Configuration(proxyBeanMethods = false)
 class ReadModelConfiguration {
@@ -50,7 +51,8 @@ class ReadModelConfiguration {
                 : TrackingEventProcessorConfiguration.forParallelProcessing(properties.segments()))
                 .andBatchSize(properties.batchSize())
                 .andInitialSegmentsCount(properties.segments());
-        return configurer -> configurer.eventProcessing().registerTrackingEventProcessor(GROUP)
+        return configurer -> configurer.eventProcessing().registerTrackingEventProcessor(GROUP,
+                        configuration -> new LingeringEventSource(configuration.eventStore(), properties.batchLinger()))
                 .registerTrackingEventProcessorConfiguration(GROUP, configuration -> tracking);
     }
 }

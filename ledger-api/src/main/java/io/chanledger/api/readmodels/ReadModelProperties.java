@@ -12,6 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        (Axon's pooled streaming processor, whose work queue of 1024 events and 100 ms back-off
  *        when full cap one segment near 10,000 events/s — see BENCHMARKS.md, Replay)
  * @param batchSize events per batch (one transaction, one read and a few writes of the touched rows)
+ * @param batchLinger how long the tracking processor waits, once an event is there, for the events
+ *        committed right after it to join its batch ({@code 0}: not at all)
  * @param segments segments of the processor, shared out among instances; each holds its own token
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
  * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
@@ -24,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ReadModelProperties(
         @DefaultValue("tracking") ProcessorKind processor,
         @DefaultValue("5000") int batchSize,
+        @DefaultValue("10ms") Duration batchLinger,
         @DefaultValue("1") int segments,
         @DefaultValue("1h") Duration atRiskWindow,
         @DefaultValue("2s") Duration freshReadTimeout,
@@ -36,6 +39,9 @@ public record ReadModelProperties(
         if (batchSize < 1 || segments < 1 || rebuildRowsInMemory < 1 || rebuildRowsPerWrite < 1) {
             throw new IllegalArgumentException("chan.read-models.batch-size, .segments, .rebuild-rows-in-memory and"
                     + " .rebuild-rows-per-write must be at least 1");
+        }
+        if (batchLinger.isNegative() || batchLinger.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("chan.read-models.batch-linger is between 0 and 1s");
         }
         if (atRiskWindow.isNegative() || freshReadTimeout.isNegative()) {
             throw new IllegalArgumentException("chan.read-models durations must not be negative");

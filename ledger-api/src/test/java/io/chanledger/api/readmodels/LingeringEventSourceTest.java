@@ -1,0 +1,129 @@
+package io.chanledger.api.readmodels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericTrackedEventMessage;
+import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.StreamableMessageSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read models' batches wait once for the events committed right after their first, never
+ * while there is a backlog, and not at all when the linger is zero.
+ */
+class LingeringEventSourceTest {
+
+    private static final Duration LINGER = Duration.ofMillis(10);
+
+    /** A stream whose events arrive when the processor's timed wait begins, as committed meanwhile. */
+    private static final class ArrivingEvents implements BlockingStream<TrackedEventMessage<?>> {
+        final Deque<TrackedEventMessage<?>> available = new ArrayDeque<>();
+        final List<TrackedEventMessage<?>> arriving = new ArrayList<>();
+        long index;
+
+        void commit(int count, boolean now) {
+            for (int i = 0; i < count; i++) {
+                TrackedEventMessage<?> event = new GenericTrackedEventMessage<>(
+                        new GlobalSequenceTrackingToken(index++), GenericEventMessage.asEventMessage("event " + index));
+                (now ? available : arriving).add(event);
+            }
+        }
+
+        @Override
+        public Optional<TrackedEventMessage<?>> peek() {
+            return Optional.ofNullable(available.peek());
+        }
+
+        /** Without waiting: what is there now. */
+        @Override
+        public boolean hasNextAvailable() {
+            return !available.isEmpty();
+        }
+
+        /** Waiting: what arrives meanwhile. */
+        @Override
+        public boolean hasNextAvailable(int timeout, TimeUnit unit) {
+            available.addAll(arriving);
+            arriving.clear();
+            return !available.isEmpty();
+        }
+
+        @Override
+        public TrackedEventMessage<?> nextAvailable() {
+            return available.poll();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static StreamableMessageSource<TrackedEventMessage<?>> sourceOf(ArrivingEvents stream) {
+        return new StreamableMessageSource<>() {
+            @Override
+            public BlockingStream<TrackedEventMessage<?>> openStream(TrackingToken token) {
+                return stream;
+            }
+        };
+    }
+
+    @Test
+    void aBatchStartedAfterAWaitLingersOnceAndTakesTheEventsCommittedMeanwhile() throws InterruptedException {
+        ArrivingEvents events = new ArrivingEvents();
+        List<Duration> pauses = new ArrayList<>();
+        BlockingStream<TrackedEventMessage<?>> stream = new LingeringEventSource(sourceOf(events), LINGER,
+                pause -> {
+                    pauses.add(pause);
+                    events.commit(3, true); // committed while the batch lingered
+                }).openStream(null);
+        events.commit(1, false);
+
+        assertThat(stream.hasNextAvailable(1, TimeUnit.SECONDS)).isTrue();
+        int batch = 0;
+        while (stream.hasNextAvailable()) {
+            stream.nextAvailable();
+            batch++;
+        }
+        assertThat(batch).as("the first event and the three committed during the linger").isEqualTo(4);
+        assertThat(pauses).containsExactly(LINGER);
+    }
+
+    @Test
+    void aBacklogIsReadWithoutLingering() throws InterruptedException {
+        ArrivingEvents events = new ArrivingEvents();
+        List<Duration> pauses = new ArrayList<>();
+        BlockingStream<TrackedEventMessage<?>> stream = new LingeringEventSource(sourceOf(events), LINGER,
+                pauses::add).openStream(null);
+        events.commit(5, true);
+
+        assertThat(stream.hasNextAvailable(1, TimeUnit.SECONDS)).isTrue();
+        assertThat(pauses).isEmpty();
+    }
+
+    @Test
+    void nothingToReadIsNoReasonToLinger() throws InterruptedException {
+        List<Duration> pauses = new ArrayList<>();
+        BlockingStream<TrackedEventMessage<?>> stream = new LingeringEventSource(sourceOf(new ArrivingEvents()),
+                LINGER, pauses::add).openStream(null);
+
+        assertThat(stream.hasNextAvailable(1, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(pauses).isEmpty();
+    }
+
+    @Test
+    void aZeroLingerHandsOutTheStoresOwnStream() {
+        ArrivingEvents events = new ArrivingEvents();
+        assertThat(new LingeringEventSource(sourceOf(events), Duration.ZERO).openStream(null)).isSameAs(events);
+    }
+}
