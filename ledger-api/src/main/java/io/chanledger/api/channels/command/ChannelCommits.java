@@ -59,7 +59,8 @@ public class ChannelCommits {
         return grouped == null ? commands.sendAndWait(command) : join(grouped.submit(command));
     }
 
-    private static <T> T join(CompletableFuture<T> reply) {
+    /** The reply's value once it is there; what failed it, thrown as it was. */
+    static <T> T join(CompletableFuture<T> reply) {
         try {
             return reply.join();
         } catch (CompletionException e) {

@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.springframework.beans.factory.ObjectProvider;
@@ -113,14 +112,14 @@ public class FreshChannelLookups {
         CompletableFuture<Optional<OnChainChannel>> underWay = running.get(id);
         if (underWay != null) {
             joined.increment();
-            return join(underWay);
+            return ChannelCommits.join(underWay);
         }
         takeBudget(client);
         CompletableFuture<Optional<OnChainChannel>> mine = new CompletableFuture<>();
         underWay = running.putIfAbsent(id, mine);
         if (underWay != null) {
             joined.increment();
-            return join(underWay);
+            return ChannelCommits.join(underWay);
         }
         try {
             Optional<OnChainChannel> answer = rememberedAsNotFound(id) ? Optional.empty() : chain.find(id);
@@ -187,16 +186,5 @@ public class FreshChannelLookups {
         RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
         return attributes instanceof ServletRequestAttributes servlet
                 ? ClientAddress.of(servlet.getRequest(), clientIpHeader) : NO_REQUEST;
-    }
-
-    private static Optional<OnChainChannel> join(CompletableFuture<Optional<OnChainChannel>> underWay) {
-        try {
-            return underWay.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
     }
 }
