@@ -114,6 +114,9 @@ class DistributionIT {
         awaitUp(baseUrl, log);
         assertThat(provider.info().command()).as("the launcher replaced itself with the JVM")
                 .hasValueSatisfying(command -> assertThat(command).endsWith("/bin/java"));
+        assertThat(provider.info().arguments()).as("the provider's small-server JVM options (lib/java-options.sh)")
+                .hasValueSatisfying(arguments -> assertThat(arguments).contains("-XX:+UseSerialGC", "-Xmx128m",
+                        "-XX:MaxHeapFreeRatio=30", "-XX:MinHeapFreeRatio=10", "-Xss512k", "-XX:ReservedCodeCacheSize=64m"));
 
         HttpResponse<String> pricingReply = get(baseUrl + "/v1/pricing");
         assertThat(pricingReply.statusCode()).as(pricingReply.body()).isEqualTo(200);
