@@ -11,14 +11,16 @@
 #
 # Settings (environment): PORT (the marketplace, 8080; the providers and the stub take the next
 # three ports), ANVIL_PORT (8545), CHAN_ADMIN_TOKEN (one token for every part; random when unset),
-# CHAN_SKIP_BUILD=1 to reuse the built jar, CHAN_JAVA_OPTS for the services' JVM options (as the
-# distribution's launchers take them). With --ready-file F, writes the marketplace's URL as
-# the first line of F once everything is up.
+# CHAN_SKIP_BUILD=1 to reuse the built jar, CHAN_JAVA_OPTS for the services' JVM options: unset,
+# each part starts with its role's defaults as the distribution's launchers do (the providers with
+# deploy/dist/lib/java-options.sh's small-server options); set, even empty, it replaces them. With
+# --ready-file F, writes the marketplace's URL as the first line of F once everything is up.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
 . deploy/lib/node.sh
 . deploy/lib/web.sh
+. deploy/dist/lib/java-options.sh
 chan_select_jdk
 chan_ensure_node_tools
 
@@ -90,14 +92,16 @@ for _ in $(seq 1 60); do
 done
 CHAN_RPC_URL=$rpc node deploy/devnet/deploy.mjs > "$data/devnet.json"
 
-# One part of the network: its name, port, public URL and the files it adds to the devnet profile.
+# One part of the network: its name, port, public URL, its JVM options and the files it adds to the
+# devnet profile.
 start_part() {
-    local name=$1 part_port=$2 url=$3
-    shift 3
+    local name=$1 part_port=$2 url=$3 java_opts=$4
+    shift 4
     echo "starting the $name on $url (log: $data/$name.log)"
+    # shellcheck disable=SC2086
     CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL=$url CHAN_MARKETPLACE_URL=$public CHAN_ADMIN_TOKEN=$admin_token \
         UPSTREAM_STUB_URL=$stub_url \
-        "$JAVA_HOME/bin/java" ${CHAN_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -jar "$jar" \
+        "$JAVA_HOME/bin/java" $java_opts --enable-native-access=ALL-UNNAMED -jar "$jar" \
         --spring.profiles.active=devnet --server.port="$part_port" \
         --chan.embedded-store.directory="./$data/$name" "$@" \
         > "$data/$name.log" 2>&1 &
@@ -115,12 +119,13 @@ await_healthy() {
     exit 1
 }
 
-start_part marketplace "$port" "$public" --spring.config.additional-location=file:deploy/devnet/marketplace.yml
+start_part marketplace "$port" "$public" "${CHAN_JAVA_OPTS-$chan_marketplace_java_opts}" \
+    --spring.config.additional-location=file:deploy/devnet/marketplace.yml
 marketplace_pid=${pids%% *}
-start_part chat-provider "$chat_port" "$chat_url" \
+start_part chat-provider "$chat_port" "$chat_url" "${CHAN_JAVA_OPTS-$chan_provider_java_opts}" \
     --spring.config.additional-location=file:deploy/devnet/providers/chat-provider.yml
 chat_pid=${pids%% *}
-start_part services-provider "$services_port" "$services_url" \
+start_part services-provider "$services_port" "$services_url" "${CHAN_JAVA_OPTS-$chan_provider_java_opts}" \
     --spring.config.additional-location=file:deploy/devnet/providers/services-provider.yml
 services_pid=${pids%% *}
 await_healthy marketplace "$public" "$marketplace_pid"

@@ -41,8 +41,15 @@ case "$chan_config" in
     *) chan_config=$(cd "$(dirname "$chan_config")" && pwd)/$(basename "$chan_config") ;;
 esac
 
+# the role's JVM options, unless CHAN_JAVA_OPTS replaces them (lib/java-options.sh)
+. "$chan_home/lib/java-options.sh"
+case "$chan_role" in
+    provider) chan_java_opts=${CHAN_JAVA_OPTS-$chan_provider_java_opts} ;;
+    *) chan_java_opts=${CHAN_JAVA_OPTS-$chan_marketplace_java_opts} ;;
+esac
+
 # exec: the service is this process, so SIGTERM from systemd or a supervisor reaches the JVM, which
-# stops the service and then its embedded store. CHAN_JAVA_OPTS is split into words on purpose.
+# stops the service and then its embedded store. The options are split into words on purpose.
 # shellcheck disable=SC2086
-exec "$chan_java" --enable-native-access=ALL-UNNAMED ${CHAN_JAVA_OPTS:-} -jar "$chan_jar" \
+exec "$chan_java" --enable-native-access=ALL-UNNAMED $chan_java_opts -jar "$chan_jar" \
     --chan.role="$chan_role" --spring.config.additional-location="file:$chan_config" "$@"

@@ -1,5 +1,6 @@
 package io.chanledger.api.config;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,9 +21,10 @@ import org.springframework.util.ClassUtils;
  * added to it later cannot forget it. Registered for every start of the application through
  * {@code META-INF/spring.factories}.
  *
- * <p>A provider serves no web pages, so the built pages Spring Boot would otherwise serve as static
- * resources (and {@code index.html} at {@code /}) are looked for in a folder that does not exist
- * there: an unknown path is still the resource handler's 404, rendered in its route's error shape.
+ * <p>It also sets which migrations the role applies ({@link RoleMigrations}). A provider serves no
+ * web pages, so the built pages Spring Boot would otherwise serve as static resources (and
+ * {@code index.html} at {@code /}) are looked for in a folder that does not exist there: an unknown
+ * path is still the resource handler's 404, rendered in its route's error shape.
  */
 public final class RoleComponentFilter extends TypeExcludeFilter
         implements ApplicationContextInitializer<ConfigurableApplicationContext> {
@@ -38,10 +40,13 @@ public final class RoleComponentFilter extends TypeExcludeFilter
         RoleComponentFilter filter = new RoleComponentFilter();
         filter.role = Role.of(environment);
         context.getBeanFactory().registerSingleton(RoleComponentFilter.class.getName(), filter);
+        Map<String, Object> roleDefaults = new HashMap<>(RoleMigrations.flywaySettings(filter.role));
         if (!filter.role.runs(Role.MARKETPLACE)) {
-            environment.getPropertySources().addLast(new MapPropertySource("chan-role-" + filter.role.settingValue(),
-                    Map.of("spring.web.resources.static-locations", "classpath:/no-web-pages/")));
+            roleDefaults.put("spring.web.resources.static-locations", "classpath:/no-web-pages/");
         }
+        // last: below the files, the environment and the command line, which may still set any of these
+        environment.getPropertySources().addLast(
+                new MapPropertySource("chan-role-" + filter.role.settingValue(), roleDefaults));
     }
 
     @Override

@@ -48,7 +48,8 @@ class DocumentedCommandsTest {
             "deploy/devnet/local-network.sh", "deploy/run.sh",
             // the local network starts its marketplace and providers with the built jar and one file each
             "ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar", "deploy/devnet/local-network.sh",
-            "bin/chan-provider", "ledger-api/src/test/java/io/chanledger/api/distribution/DistributionIT.java");
+            "bin/chan-provider", "ledger-api/src/test/java/io/chanledger/api/distribution/DistributionIT.java",
+            "bin/chan-marketplace", "ledger-api/src/test/java/io/chanledger/api/distribution/DistributionIT.java");
 
     @Test
     void everyDocumentedCommandNamesAnExistingScriptRunByCiOrATest() {

@@ -11,6 +11,7 @@ import io.chanledger.api.support.RoleInstance;
 import io.chanledger.chain.ingest.ChainListener;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,5 +82,11 @@ class MarketplaceRoleTest {
         assertGatewayNotFound(Http.postJson(base + "/v1/close-channel", "{\"channelId\":\"" + CHANNEL + "\"}"));
         assertProblemNotFound(Http.postJson(base + "/api/channels/" + CHANNEL + "/vouchers", "{}"));
         assertProblemNotFound(Http.postJson(base + "/demo/word-count", "{\"text\":\"a b\"}"));
+    }
+
+    @Test
+    void itsFreshDatabaseHoldsItsOwnTablesAndNoneOfTheProviders() {
+        assertThat(RoleSchemas.tablesIn(context.getBean(DataSource.class)))
+                .isEqualTo(RoleSchemas.tablesOf(Role.MARKETPLACE));
     }
 }

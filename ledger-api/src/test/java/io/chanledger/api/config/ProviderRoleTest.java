@@ -11,6 +11,7 @@ import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.chain.ingest.ChainListener;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,5 +93,11 @@ class ProviderRoleTest {
         for (String page : new String[] {"/", "/console", "/become-a-provider", "/index.html", "/llms.txt"}) {
             assertProblemNotFound(Http.get(base + page));
         }
+    }
+
+    @Test
+    void itsFreshDatabaseHoldsItsOwnTablesAndNoneOfTheMarketplaces() {
+        assertThat(RoleSchemas.tablesIn(context.getBean(DataSource.class)))
+                .isEqualTo(RoleSchemas.tablesOf(Role.PROVIDER));
     }
 }

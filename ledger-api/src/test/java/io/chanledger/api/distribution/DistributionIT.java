@@ -1,24 +1,33 @@
 package io.chanledger.api.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.domain.provider.ProviderIds;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.web3j.crypto.Credentials;
@@ -26,10 +35,13 @@ import org.web3j.crypto.Keys;
 import org.web3j.utils.Numeric;
 
 /**
- * The distribution as a provider installs it: the archive {@code package} built, unpacked into an
- * empty folder, and the provider started with its launcher and one configuration file as a
- * process of its own, against the devnet; then stopped as systemd stops it (SIGTERM). Run by
- * failsafe after {@code package}, so it tests the archive of this very build.
+ * The distribution as a provider and an operator install it: the archive {@code package} built,
+ * unpacked once into an empty folder; the marketplace started with its launcher and the example
+ * file it ships, the provider with its launcher and one file of its own, each a process of its own
+ * against the devnet, the provider listing itself at that marketplace; then both stopped as systemd
+ * stops them (SIGTERM). The systemd units are checked against the archive's layout and the
+ * operations guide, and by {@code systemd-analyze verify} where it is installed. Run by failsafe
+ * after {@code package}, so it tests the archive of this very build.
  */
 class DistributionIT {
 
@@ -38,36 +50,65 @@ class DistributionIT {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(90);
     /** anvil's account 3: a published test key, holding nothing outside a devnet. */
     private static final Credentials PROVIDER = DevnetAccounts.anvil(3);
+    private static final List<String> ROLES = List.of("provider", "marketplace");
 
     @TempDir
-    Path work;
+    static Path work;
+    /** The unpacked installation, shared by every test. */
+    private static Path home;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private Process provider;
-    /** What the launcher started, seen while it ran: left alive by a launcher that did not replace itself. */
-    private List<ProcessHandle> started = List.of();
-    private Path storeDirectory;
+    /** What each test started, stopped (killed, with its server) after it whatever happened. */
+    private final List<Launched> launched = new ArrayList<>();
+
+    /** A launcher's process: the JVM it replaced itself with, its log and its embedded store. */
+    private record Launched(String name, Process process, Path log, Path storeDirectory,
+                            List<ProcessHandle> started) {
+    }
+
+    @BeforeAll
+    static void unpackTheArchive() throws Exception {
+        home = unpack();
+        assertThat(home.resolve("lib/chan-ledger.jar")).isRegularFile();
+        assertThat(home.resolve("lib/launcher.sh")).isRegularFile();
+        assertThat(home.resolve("lib/java-options.sh")).isRegularFile();
+        for (String role : ROLES) {
+            assertThat(home.resolve("bin/chan-" + role)).isExecutable();
+            assertThat(home.resolve("etc/" + role + ".yml")).isRegularFile();
+            assertThat(home.resolve("systemd/chan-" + role + ".service")).isRegularFile();
+        }
+        assertThat(home.resolve("README.md")).isRegularFile();
+    }
 
     @Test
-    void theProviderStartsFromTheUnpackedArchiveWithOneFileServesItsPricesAndPaymentTermsAndStopsOnSigterm()
+    void theMarketplaceAndTheProviderStartFromTheArchiveTheProviderListsItselfAndBothStopOnSigterm()
             throws Exception {
-        Path home = unpack();
-        assertThat(home.resolve("lib/chan-ledger.jar")).isRegularFile();
-        assertThat(home.resolve("bin/chan-provider")).isExecutable();
-        assertThat(home.resolve("bin/chan-marketplace")).isExecutable();
-        assertThat(home.resolve("etc/provider.yml")).isRegularFile();
-        assertThat(home.resolve("etc/marketplace.yml")).isRegularFile();
-        assertThat(home.resolve("systemd/chan-provider.service")).isRegularFile();
-        assertThat(home.resolve("systemd/chan-marketplace.service")).isRegularFile();
-        assertThat(home.resolve("README.md")).isRegularFile();
-
         Devnet devnet = Devnet.shared();
+        Path folder = Files.createDirectories(work.resolve("network"));
+
+        // the marketplace: its launcher with no file named, so the installation's etc/marketplace.yml,
+        // with the devnet's chain and a port of its own given as settings, and its node's URL (a secret
+        // there) in the environment; loopback providers let in, as a local network's are
+        int marketplacePort = freePort();
+        String marketplaceUrl = "http://127.0.0.1:" + marketplacePort;
+        Launched marketplace = launch("bin/chan-marketplace", folder, folder.resolve("data/marketplace"),
+                Map.of("CHAN_RPC_URL", devnet.rpcUrl()), List.of(
+                        "--server.port=" + marketplacePort,
+                        "--chan.chain.chain-id=" + devnet.chainId(),
+                        "--chan.chain.channel-contract=" + devnet.channelAddress(),
+                        "--chan.chain.usdc=" + devnet.usdcAddress(),
+                        "--chan.listener.start-block=" + devnet.deployBlock(),
+                        "--chan.listener.finality=depth", "--chan.listener.depth=0",
+                        "--chan.marketplace.marketplace-url=" + marketplaceUrl,
+                        "--chan.marketplace.allow-private-addresses=true"));
+
         int port = freePort();
-        storeDirectory = work.resolve("store");
-        Path keyFile = work.resolve("provider.key");
+        String baseUrl = "http://127.0.0.1:" + port;
+        Path keyFile = folder.resolve("provider.key");
         Files.writeString(keyFile, Numeric.toHexStringWithPrefixZeroPadded(PROVIDER.getEcKeyPair().getPrivateKey(), 64)
                 + "\n");
-        Path config = work.resolve("provider.yml");
+        Path providerStore = folder.resolve("provider-store");
+        Path config = folder.resolve("provider.yml");
         Files.writeString(config, """
                 server:
                   port: %d
@@ -86,7 +127,7 @@ class DistributionIT {
                     enabled: true
                     name: Distribution test provider
                     description: Started from the unpacked distribution.
-                    public-url: http://127.0.0.1:%d
+                    public-url: %s
                     provider-key-file: %s
                     models:
                       - id: echo-dist
@@ -95,25 +136,26 @@ class DistributionIT {
                         output-per-1k-tokens: "0.012"
                     upstream:
                       kind: echo
+                  provider:
+                    marketplace-url: %s
                   embedded-store:
                     directory: %s
                 """.formatted(port, devnet.chainId(), devnet.rpcUrl(), devnet.channelAddress(), devnet.usdcAddress(),
-                devnet.deployBlock(), port, keyFile, storeDirectory));
+                devnet.deployBlock(), baseUrl, keyFile, marketplaceUrl, providerStore));
+        awaitUp(marketplace, marketplaceUrl);
+        Launched provider = launch("bin/chan-provider", folder, providerStore, Map.of(), List.of(config.toString()));
+        awaitUp(provider, baseUrl);
 
-        Path log = work.resolve("provider.log");
-        ProcessBuilder launcher = new ProcessBuilder(home.resolve("bin/chan-provider").toString(), config.toString())
-                .directory(work.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        // as a user's shell would: no setting of the build's environment leaks into the provider,
-        // and the launcher finds this JVM's Java through JAVA_HOME
-        launcher.environment().keySet().removeIf(name -> name.startsWith("CHAN_") || name.startsWith("SPRING_"));
-        launcher.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        provider = launcher.start();
-        String baseUrl = "http://127.0.0.1:" + port;
-        awaitUp(baseUrl, log);
-        assertThat(provider.info().command()).as("the launcher replaced itself with the JVM")
-                .hasValueSatisfying(command -> assertThat(command).endsWith("/bin/java"));
+        for (Launched service : List.of(marketplace, provider)) {
+            assertThat(service.process().info().command()).as("the %s's launcher replaced itself with the JVM",
+                    service.name()).hasValueSatisfying(command -> assertThat(command).endsWith("/bin/java"));
+        }
+        assertThat(provider.process().info().arguments()).as("the provider's small-server JVM options")
+                .hasValueSatisfying(arguments -> assertThat(arguments).contains("-XX:+UseSerialGC", "-Xmx128m",
+                        "-XX:MaxHeapFreeRatio=30", "-XX:MinHeapFreeRatio=10", "-Xss512k",
+                        "-XX:ReservedCodeCacheSize=64m"));
+        assertThat(marketplace.process().info().arguments()).as("the marketplace's JVM options: the JVM's own")
+                .hasValueSatisfying(arguments -> assertThat(arguments).doesNotContain("-Xmx128m", "-XX:+UseSerialGC"));
 
         HttpResponse<String> pricingReply = get(baseUrl + "/v1/pricing");
         assertThat(pricingReply.statusCode()).as(pricingReply.body()).isEqualTo(200);
@@ -132,40 +174,169 @@ class DistributionIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(unpaid.statusCode()).as(unpaid.body()).isEqualTo(402);
         assertThat(unpaid.headers().firstValue("X-Payment-Protocol")).hasValue("chan-v2");
+        // the channel read models' tables come from the projections module's migrations, nested in the jar
+        for (String url : List.of(baseUrl, marketplaceUrl)) {
+            HttpResponse<String> channels = get(url + "/api/channels?provider=" + PROVIDER.getAddress());
+            assertThat(channels.statusCode()).as("%s/api/channels: %s", url, channels.body()).isEqualTo(200);
+        }
+        assertThat(get(marketplaceUrl + "/api/directory/providers").statusCode()).isEqualTo(200);
+        assertThat(get(baseUrl + "/api/directory/providers").statusCode()).as("a provider has no directory")
+                .isEqualTo(404);
 
-        long postgres = embeddedPostgresPid().orElseThrow(() -> new AssertionError(
-                "the provider runs without its embedded PostgreSQL's postmaster.pid in " + storeDirectory));
-        assertThat(ProcessHandle.of(postgres)).as("the embedded PostgreSQL (pid %d) runs", postgres)
-                .hasValueSatisfying(process -> assertThat(process.isAlive()).isTrue());
+        // the provider listed itself at the marketplace (its models are published by a later health check)
+        String listing = marketplaceUrl + "/api/directory/providers/"
+                + ProviderIds.forAddress(PROVIDER.getAddress().toLowerCase());
+        JsonNode entry = JSON.readTree(awaitStatus(listing, 200, Duration.ofSeconds(90), provider.log()).body());
+        assertThat(entry.path("apiUrl").asText()).isEqualTo(baseUrl);
+        assertThat(entry.path("providerAddress").asText()).isEqualTo(Keys.toChecksumAddress(PROVIDER.getAddress()));
+        assertThat(entry.path("name").asText()).isEqualTo("Distribution test provider");
 
-        // the launcher replaced itself with the JVM, so this SIGTERM reaches the service as systemd's would
-        started = provider.descendants().toList();
-        provider.destroy();
-        assertThat(provider.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                .as("the provider exits within %s of SIGTERM; log:%n%s", STOP_TIMEOUT, tail(log)).isTrue();
-        awaitGone(postgres);
-        assertThat(ProcessHandle.of(postgres).filter(ProcessHandle::isAlive))
-                .as("the embedded PostgreSQL (pid %d) stopped with the provider; log:%n%s", postgres, tail(log))
-                .isEmpty();
-        assertThat(processesMentioning(work)).as("processes still running from the test's folder").isEmpty();
+        stop(provider);
+        stop(marketplace);
+        assertThat(processesMentioning(folder)).as("processes still running from the test's folder").isEmpty();
     }
 
-    /** A failed run leaves nothing behind either: the service and then its server are killed. */
+    /** The shipped provider file names its upstreams' keys as ${VARIABLES}: one left unset stops the start. */
+    @Test
+    void theLauncherStopsAtOnceNamingAKeysSettingAndItsUnsetVariable() throws Exception {
+        Path folder = Files.createDirectories(work.resolve("unset-variable"));
+        Launched provider = launch("bin/chan-provider", folder, folder.resolve("data/provider"),
+                Map.of("CHAN_RPC_URL", "http://127.0.0.1:9", "OPENAI_API_KEY", "sk-test"), List.of());
+        assertThat(provider.process().waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(provider.log());
+        assertThat(provider.process().exitValue()).as(log).isNotZero();
+        assertThat(log).contains("APPLICATION FAILED TO START")
+                .contains("chan.gateway.upstreams[1].api-key is ${SCRAPER_API_KEY}, but SCRAPER_API_KEY is not set")
+                .doesNotContain("sk-test");
+        assertThat(folder.resolve("data")).as("refused before its store was made").doesNotExist();
+    }
+
+    /**
+     * Each unit runs its role's launcher of the installation with the role's file, as the user and in
+     * the folders the operations guide and the distribution's README name: the paths of ExecStart
+     * are the archive's, under /opt/chan-ledger/current.
+     */
+    @Test
+    void theSystemdUnitsRunTheArchivesLauncherWithTheDocumentedUserFoldersAndFiles() throws Exception {
+        String operations = Files.readString(Path.of("../docs/operations.md")).replaceAll("\\s+", " ");
+        String readme = Files.readString(home.resolve("README.md"));
+        Matcher units = Pattern.compile("units: user `([^`]+)`, working directory `([^`]+)`.*?"
+                + "`EnvironmentFile=/etc/chan-ledger/<role>\\.env`").matcher(operations);
+        assertThat(units.find()).as("docs/operations.md describes the units").isTrue();
+        String user = units.group(1);
+        String workingDirectory = units.group(2);
+        assertThat(operations).contains("The installation is the folder under `/opt/chan-ledger` with a link `current`",
+                "the files in `/etc/chan-ledger`");
+        Matcher useradd = Pattern.compile("useradd --system --home-dir (\\S+) [^\n]* (\\S+)\n").matcher(readme);
+        assertThat(useradd.find()).as("the distribution's README makes the service's user").isTrue();
+        assertThat(useradd.group(1)).isEqualTo(workingDirectory);
+        assertThat(useradd.group(2)).isEqualTo(user);
+        assertThat(readme).contains("ln -sfn /opt/chan-ledger/chan-ledger-VERSION /opt/chan-ledger/current");
+
+        for (String role : ROLES) {
+            Map<String, String> unit = unitSettings(home.resolve("systemd/chan-" + role + ".service"));
+            assertThat(unit.get("User")).as(role).isEqualTo(user);
+            assertThat(unit.get("Group")).as(role).isEqualTo(user);
+            assertThat(unit.get("WorkingDirectory")).as(role).isEqualTo(workingDirectory);
+            assertThat(unit.get("StateDirectory")).as("%s: systemd makes %s", role, workingDirectory)
+                    .isEqualTo(workingDirectory.replaceFirst("^/var/lib/", ""));
+            assertThat(unit.get("EnvironmentFile")).as(role).isEqualTo("/etc/chan-ledger/" + role + ".env");
+            assertThat(readme).as(role).contains("/etc/chan-ledger/" + role + ".env");
+
+            List<String> command = List.of(unit.get("ExecStart").split("\\s+"));
+            assertThat(command).as("%s: ExecStart runs a launcher with one file", role).hasSize(2);
+            assertThat(command.get(0)).as(role).startsWith("/opt/chan-ledger/current/");
+            Path launcher = home.resolve(command.get(0).substring("/opt/chan-ledger/current/".length()));
+            assertThat(launcher).as("%s: %s in the archive", role, command.get(0)).isExecutable()
+                    .isEqualTo(home.resolve("bin/chan-" + role));
+            assertThat(command.get(1)).as(role).isEqualTo("/etc/chan-ledger/" + role + ".yml");
+            // the README copies the archive's example there, or names it as that role's file
+            assertThat(home.resolve("etc/" + role + ".yml")).isRegularFile();
+            assertThat(readme).as(role).contains("/etc/chan-ledger/" + role + ".yml");
+        }
+    }
+
+    /** systemd's own check of the units, where systemd is installed, with ExecStart pointed at the archive. */
+    @Test
+    void systemdAnalyzeVerifiesTheUnits() throws Exception {
+        assumeTrue(onPath("systemd-analyze"), "systemd-analyze is not installed");
+        Path units = Files.createDirectories(work.resolve("units"));
+        for (String role : ROLES) {
+            String unit = Files.readString(home.resolve("systemd/chan-" + role + ".service"));
+            assertThat(unit).contains("/opt/chan-ledger/current/");
+            // the unit as it runs once installed: /opt/chan-ledger/current is the unpacked folder
+            Path installed = Files.writeString(units.resolve("chan-" + role + ".service"),
+                    unit.replace("/opt/chan-ledger/current/", home + "/"));
+            Process verify = new ProcessBuilder("systemd-analyze", "verify", "--man=no", installed.toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(verify.exitValue()).as(output).isZero();
+            // it exits 0 on settings it ignores (a misspelt key, a bad value): those are printed
+            assertThat(output.lines().filter(line -> line.contains(installed.getFileName().toString())).toList())
+                    .as("systemd-analyze verify of chan-%s.service", role).isEmpty();
+        }
+    }
+
+    /** A failed run leaves nothing behind either: each service and then its server are killed. */
     @AfterEach
     void stopWhateverIsLeft() throws Exception {
-        if (provider != null && provider.isAlive()) {
-            started = provider.descendants().toList();
-            provider.destroyForcibly();
-            provider.waitFor(30, TimeUnit.SECONDS);
+        for (Launched service : launched) {
+            List<ProcessHandle> started = new ArrayList<>(service.started());
+            if (service.process().isAlive()) {
+                started.addAll(service.process().descendants().toList());
+                service.process().destroyForcibly();
+                service.process().waitFor(30, TimeUnit.SECONDS);
+            }
+            started.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+            embeddedPostgresPid(service.storeDirectory()).flatMap(ProcessHandle::of)
+                    .ifPresent(ProcessHandle::destroyForcibly);
         }
-        started.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-        if (storeDirectory != null) {
-            embeddedPostgresPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
-        }
+    }
+
+    /**
+     * The installation's {@code launcher} ({@code bin/chan-<role>}) with these arguments, from
+     * {@code folder}, with this environment only: as a user's shell would, no setting of the build's
+     * environment leaks in, and the launcher finds this JVM's Java through JAVA_HOME.
+     */
+    private Launched launch(String launcher, Path folder, Path storeDirectory, Map<String, String> environment,
+                            List<String> arguments) throws IOException {
+        String role = launcher.substring("bin/chan-".length());
+        List<String> command = new ArrayList<>(List.of(home.resolve(launcher).toString()));
+        command.addAll(arguments);
+        Path log = folder.resolve(role + ".log");
+        ProcessBuilder process = new ProcessBuilder(command).directory(folder.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        process.environment().keySet().removeIf(name -> name.startsWith("CHAN_") || name.startsWith("SPRING_"));
+        process.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        process.environment().putAll(environment);
+        Launched service = new Launched(role, process.start(), log, storeDirectory, new ArrayList<>());
+        launched.add(service);
+        return service;
+    }
+
+    /** SIGTERM, as systemd stops it: the service exits within the unit's timeout, and its store with it. */
+    private void stop(Launched service) throws Exception {
+        long postgres = embeddedPostgresPid(service.storeDirectory()).orElseThrow(() -> new AssertionError(
+                "the " + service.name() + " runs without its embedded PostgreSQL's postmaster.pid in "
+                        + service.storeDirectory()));
+        assertThat(ProcessHandle.of(postgres)).as("the %s's embedded PostgreSQL (pid %d) runs", service.name(), postgres)
+                .hasValueSatisfying(process -> assertThat(process.isAlive()).isTrue());
+        // the launcher replaced itself with the JVM, so this SIGTERM reaches the service as systemd's would
+        service.started().addAll(service.process().descendants().toList());
+        service.process().destroy();
+        assertThat(service.process().waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                .as("the %s exits within %s of SIGTERM; log:%n%s", service.name(), STOP_TIMEOUT, tail(service.log()))
+                .isTrue();
+        awaitGone(postgres);
+        assertThat(ProcessHandle.of(postgres).filter(ProcessHandle::isAlive))
+                .as("the embedded PostgreSQL (pid %d) stopped with the %s; log:%n%s", postgres, service.name(),
+                        tail(service.log()))
+                .isEmpty();
     }
 
     /** The archive this build made, unpacked with tar as a user unpacks it (file modes included). */
-    private Path unpack() throws Exception {
+    private static Path unpack() throws Exception {
         Path archive = Path.of(System.getProperty("chan.distribution.archive", "(chan.distribution.archive unset)"));
         assertThat(archive).as("the distribution archive: run `./mvnw verify`, which builds it at package").isRegularFile();
         Path unpacked = Files.createDirectories(work.resolve("install"));
@@ -181,13 +352,13 @@ class DistributionIT {
         return unpacked.resolve(folder);
     }
 
-    private void awaitUp(String baseUrl, Path log) throws Exception {
+    private void awaitUp(Launched service, String baseUrl) throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
-            if (!provider.isAlive()) {
-                throw new AssertionError("the provider stopped at start-up (exit " + provider.exitValue() + "); log:\n"
-                        + tail(log));
+            if (!service.process().isAlive()) {
+                throw new AssertionError("the " + service.name() + " stopped at start-up (exit "
+                        + service.process().exitValue() + "); log:\n" + tail(service.log()));
             }
             try {
                 HttpResponse<String> health = get(baseUrl + "/actuator/health");
@@ -200,8 +371,20 @@ class DistributionIT {
             }
             Thread.sleep(500);
         }
-        throw new AssertionError("the provider was not UP within " + START_TIMEOUT + " (last: " + last + "); log:\n"
-                + tail(log));
+        throw new AssertionError("the " + service.name() + " was not UP within " + START_TIMEOUT + " (last: " + last
+                + "); log:\n" + tail(service.log()));
+    }
+
+    private HttpResponse<String> awaitStatus(String url, int status, Duration timeout, Path log) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        HttpResponse<String> reply = get(url);
+        while (reply.statusCode() != status && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            reply = get(url);
+        }
+        assertThat(reply.statusCode()).as("%s within %s: %s; log:%n%s", url, timeout, reply.body(), tail(log))
+                .isEqualTo(status);
+        return reply;
     }
 
     private HttpResponse<String> get(String url) throws Exception {
@@ -209,8 +392,26 @@ class DistributionIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A unit's settings, each key's last value (comments and section headers left out). */
+    private static Map<String, String> unitSettings(Path unit) throws IOException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(unit)) {
+            int equals = line.indexOf('=');
+            if (!line.startsWith("#") && !line.startsWith("[") && equals > 0) {
+                settings.put(line.substring(0, equals).strip(), line.substring(equals + 1).strip());
+            }
+        }
+        return settings;
+    }
+
+    private static boolean onPath(String program) {
+        return Optional.ofNullable(System.getenv("PATH")).stream()
+                .flatMap(path -> List.of(path.split(":")).stream())
+                .anyMatch(folder -> Files.isExecutable(Path.of(folder, program)));
+    }
+
     /** The embedded server's postmaster, from the pid file it keeps while it runs. */
-    private Optional<Long> embeddedPostgresPid() throws IOException {
+    private static Optional<Long> embeddedPostgresPid(Path storeDirectory) throws IOException {
         Path pidFile = storeDirectory.resolve("postgres/postmaster.pid");
         if (!Files.isRegularFile(pidFile)) {
             return Optional.empty();
@@ -226,7 +427,7 @@ class DistributionIT {
         }
     }
 
-    /** Live processes whose command line names the folder: the service, its server or its backends. */
+    /** Live processes whose command line names the folder: the services, their servers or their backends. */
     private static List<String> processesMentioning(Path folder) {
         String path = folder.toString();
         return ProcessHandle.allProcesses()

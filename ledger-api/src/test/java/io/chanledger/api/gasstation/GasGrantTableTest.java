@@ -2,6 +2,8 @@ package io.chanledger.api.gasstation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.api.config.Role;
+import io.chanledger.api.config.RoleMigrations;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
@@ -28,7 +30,7 @@ class GasGrantTableTest {
     void embeddedStore() {
         DriverManagerDataSource dataSource = new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID()
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1", "sa", "");
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load().migrate();
+        Flyway.configure().dataSource(dataSource).locations(RoleMigrations.locations(Role.MARKETPLACE).toArray(String[]::new)).outOfOrder(true).load().migrate();
         table = new GasGrantTable(new JdbcTemplate(dataSource));
     }
 

@@ -2,6 +2,8 @@ package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.api.config.Role;
+import io.chanledger.api.config.RoleMigrations;
 import io.chanledger.api.watchtower.ClaimStore.Claim;
 import io.chanledger.api.watchtower.ClaimStore.Status;
 import java.math.BigInteger;
@@ -25,7 +27,7 @@ class ClaimStoreTest {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:claims-" + System.nanoTime()
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load().migrate();
+        Flyway.configure().dataSource(dataSource).locations(RoleMigrations.locations(Role.PROVIDER).toArray(String[]::new)).outOfOrder(true).load().migrate();
         store = new ClaimStore(dataSource);
     }
 

@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class ReadModelDatabase {
 
-    private static final Path MIGRATIONS = Path.of("../ledger-api/src/main/resources/db/migration");
+    private static final Path MIGRATIONS = Path.of("src/main/resources/db/projections/channels");
 
     private ReadModelDatabase() {
     }
@@ -36,7 +36,7 @@ public final class ReadModelDatabase {
         return dataSource;
     }
 
-    /** V20 to V29: the read models' range of migrations. */
+    /** V20 to V29: the read models' range of migrations (V2 resets their processor's token, not here). */
     private static List<Path> readModelMigrations() {
         try (Stream<Path> files = Files.list(MIGRATIONS)) {
             return files.filter(f -> f.getFileName().toString().matches("V2\\d__.*\\.sql")).sorted().toList();
