@@ -1,10 +1,9 @@
-package io.chanledger.api.readmodels;
+package io.chanledger.projections.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.domain.chain.ChainRef;
 import io.chanledger.domain.channel.ChannelClaimed;
 import io.chanledger.domain.channel.ChannelClosed;
@@ -13,13 +12,13 @@ import io.chanledger.domain.channel.ChannelExpired;
 import io.chanledger.domain.channel.ChannelOpenConfirmed;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.CloseAuthorized;
-import io.chanledger.domain.channel.ExcessReturned;
 import io.chanledger.domain.channel.CloseKind;
+import io.chanledger.domain.channel.ExcessReturned;
 import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.contract.FeeUpdated;
-import io.chanledger.projections.rebuild.ChannelEventDecoder;
+import io.chanledger.domain.storage.EventStoreMapper;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -37,7 +36,7 @@ class ChannelEventDecoderTest {
     private static final String OPENED = ChannelOpened.class.getName();
     private static final String CLOSED = ChannelClosed.class.getName();
 
-    private final ObjectMapper mapper = AxonStorageConfiguration.eventObjectMapper();
+    private final ObjectMapper mapper = EventStoreMapper.create();
     private final ChannelEventDecoder decoder = new ChannelEventDecoder(mapper);
     private final Random random = new Random(20261124L);
 
