@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.chain.devnet.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
-import io.chanledger.chain.rpc.FaultyRpcProxy;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
@@ -57,7 +57,7 @@ class ContractChannelLookupTest {
     /** Only what failed in transport is asked again; the zeros that come back then are the answer. */
     @Test
     void transportFailuresAreRetriedAndTheUnknownChannelIsStillAnsweredOnce() {
-        try (FaultyRpcProxy proxy = new FaultyRpcProxy(DEVNET.rpcUrl(), Duration.ofMillis(600))) {
+        try (RpcProxy proxy = RpcProxy.failingEveryOther(DEVNET.rpcUrl(), Duration.ofMillis(600))) {
             JsonRpcClient faulty = new JsonRpcClient(proxy.url(), Duration.ofMillis(300),
                     new RetryPolicy(6, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.0));
             ContractChannelLookup throughFaults = new ContractChannelLookup(new EthApi(faulty), DEVNET.channelAddress());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.chain.devnet.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
-import io.chanledger.chain.rpc.FaultyRpcProxy;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
 import java.math.BigInteger;
@@ -136,7 +136,7 @@ class TransactionSenderTest {
     @Test
     void neverSendsACallTwiceThroughAFlakyEndpoint() {
         BigInteger before = DEVNET.balanceOf(RECIPIENT);
-        try (FaultyRpcProxy proxy = new FaultyRpcProxy(DEVNET.rpcUrl(), Duration.ofMillis(1_500))) {
+        try (RpcProxy proxy = RpcProxy.failingEveryOther(DEVNET.rpcUrl(), Duration.ofMillis(1_500))) {
             RetryPolicy quick = new RetryPolicy(8, Duration.ofMillis(10), Duration.ofMillis(50), 2.0, 0.5);
             EthApi flaky = new EthApi(new JsonRpcClient(proxy.url(), Duration.ofMillis(500), quick));
             TransactionSender flakySender = sender(flaky, Duration.ofSeconds(20));

@@ -1,6 +1,7 @@
 package io.chanledger.api.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,26 +185,27 @@ class DistributionIT {
     }
 
     private void awaitUp(String baseUrl, Path log) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        String last = "no answer";
-        while (System.nanoTime() < deadline) {
-            if (!provider.isAlive()) {
-                throw new AssertionError("the provider stopped at start-up (exit " + provider.exitValue() + "); log:\n"
-                        + tail(log));
-            }
-            try {
-                HttpResponse<String> health = get(baseUrl + "/actuator/health");
-                last = health.statusCode() + " " + health.body();
-                if (health.statusCode() == 200 && "UP".equals(JSON.readTree(health.body()).path("status").asText())) {
-                    return;
+        AtomicReference<String> last = new AtomicReference<>("no answer");
+        try {
+            await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(500)).until(() -> {
+                if (!provider.isAlive()) {
+                    throw new AssertionError("the provider stopped at start-up (exit " + provider.exitValue()
+                            + "); log:\n" + tail(log));
                 }
-            } catch (IOException notListeningYet) {
-                last = notListeningYet.toString();
-            }
-            Thread.sleep(500);
+                try {
+                    HttpResponse<String> health = get(baseUrl + "/actuator/health");
+                    last.set(health.statusCode() + " " + health.body());
+                    return health.statusCode() == 200
+                            && "UP".equals(JSON.readTree(health.body()).path("status").asText());
+                } catch (IOException notListeningYet) {
+                    last.set(notListeningYet.toString());
+                    return false;
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the provider was not UP within " + START_TIMEOUT + " (last: " + last.get()
+                    + "); log:\n" + tail(log));
         }
-        throw new AssertionError("the provider was not UP within " + START_TIMEOUT + " (last: " + last + "); log:\n"
-                + tail(log));
     }
 
     private HttpResponse<String> get(String url) throws Exception {
@@ -219,10 +223,12 @@ class DistributionIT {
         return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
     }
 
-    private static void awaitGone(long pid) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
+    private static void awaitGone(long pid) {
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty());
+        } catch (ConditionTimeoutException stillThere) {
+            // the caller's assertions name the process that outlived the wait
         }
     }
 

@@ -1,8 +1,11 @@
 package io.chanledger.chain.devnet;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +14,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.web3j.abi.FunctionReturnDecoder;
 import org.web3j.abi.TypeReference;
 import org.web3j.abi.datatypes.Type;
@@ -194,20 +198,14 @@ public final class ChainRpc {
     }
 
     private TransactionReceipt awaitReceipt(String hash) {
-        long deadline = System.currentTimeMillis() + RECEIPT_TIMEOUT_MILLIS;
-        while (System.currentTimeMillis() < deadline) {
-            Optional<TransactionReceipt> receipt = checked(web3j.ethGetTransactionReceipt(hash)).getTransactionReceipt();
-            if (receipt.isPresent()) {
-                return receipt.get();
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + hash, e);
-            }
+        try {
+            return await().atMost(Duration.ofMillis(RECEIPT_TIMEOUT_MILLIS)).pollInterval(Duration.ofMillis(20))
+                    .pollInSameThread()
+                    .until(() -> checked(web3j.ethGetTransactionReceipt(hash)).getTransactionReceipt(), Optional::isPresent)
+                    .get();
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("no receipt for " + hash + " within " + RECEIPT_TIMEOUT_MILLIS + " ms");
         }
-        throw new IllegalStateException("no receipt for " + hash + " within " + RECEIPT_TIMEOUT_MILLIS + " ms");
     }
 
     private ContractRevertedException reverted(Response.Error error) {

@@ -1,5 +1,7 @@
 package io.chanledger.chain.devnet;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.http.HttpService;
 
@@ -186,25 +189,21 @@ public final class AnvilNode implements AutoCloseable {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_chainId\",\"params\":[]}"))
                 .build();
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("anvil exited with code " + process.exitValue());
-            }
-            try {
-                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && response.body().contains("\"0x89\"")) {
-                    return;
+        try {
+            await().atMost(STARTUP_TIMEOUT).pollInterval(Duration.ofMillis(50)).pollInSameThread().until(() -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("anvil exited with code " + process.exitValue());
                 }
-            } catch (IOException notListeningYet) {
-                // Keep polling until the deadline.
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for anvil", e);
-            }
-            sleep(50);
+                try {
+                    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                    return response.statusCode() == 200 && response.body().contains("\"0x89\"");
+                } catch (IOException notListeningYet) {
+                    return false;
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("no eth_chainId answer within " + STARTUP_TIMEOUT);
         }
-        throw new IllegalStateException("no eth_chainId answer within " + STARTUP_TIMEOUT);
     }
 
     private String logText() {
@@ -220,15 +219,6 @@ public final class AnvilNode implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free loopback port", e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }
