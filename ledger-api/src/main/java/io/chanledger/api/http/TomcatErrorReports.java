@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

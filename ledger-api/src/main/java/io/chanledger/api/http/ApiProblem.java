@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import java.util.Map;
 import org.springframework.http.HttpStatus;

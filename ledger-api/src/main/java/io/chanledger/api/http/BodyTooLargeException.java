@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import java.io.IOException;
 import java.util.Optional;

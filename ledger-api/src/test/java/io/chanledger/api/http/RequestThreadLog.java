@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

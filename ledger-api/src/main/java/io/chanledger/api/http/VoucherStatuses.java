@@ -1,4 +1,4 @@
-package io.chanledger.api.web;
+package io.chanledger.api.http;
 
 import io.chanledger.domain.channel.VoucherRejection;
 import org.springframework.http.HttpStatus;
