@@ -2,14 +2,13 @@ package io.chanledger.api.marketplace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.api.support.TestDatabases;
 import io.chanledger.projections.marketplace.JdbcProviderDirectoryStore;
 import io.chanledger.projections.marketplace.ProviderRow;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -23,11 +22,7 @@ class ProviderDirectoryStoreTest {
 
     @BeforeEach
     void migrate() {
-        JdbcDataSource dataSource = new JdbcDataSource();
-        dataSource.setURL("jdbc:h2:mem:directory-" + System.nanoTime()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").outOfOrder(true).load().migrate();
-        store = new JdbcProviderDirectoryStore(new JdbcTemplate(dataSource));
+        store = new JdbcProviderDirectoryStore(new JdbcTemplate(TestDatabases.migratedInMemory()));
     }
 
     /** Every component set, each to a value of its own, so that two columns swapped would show. */
