@@ -1,8 +1,8 @@
 package io.chanledger.api.admin;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.web.ApiProblem;
-import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.api.http.ApiProblem;
+import io.chanledger.api.http.ErrorBodies;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

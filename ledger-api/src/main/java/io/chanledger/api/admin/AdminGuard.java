@@ -1,7 +1,7 @@
 package io.chanledger.api.admin;
 
-import io.chanledger.api.web.ApiProblem;
-import io.chanledger.api.web.StrictRequestHead;
+import io.chanledger.api.http.ApiProblem;
+import io.chanledger.api.http.StrictRequestHead;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,11 +1,11 @@
 package io.chanledger.api.audit;
 
-import io.chanledger.api.config.AxonStorageConfiguration;
-import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.channels.command.ContractSettingsHistory;
+import io.chanledger.api.config.ChainProperties;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
+import io.chanledger.domain.storage.EventStoreMapper;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -107,7 +107,7 @@ public final class AuditCommand {
         int startingFeeBps = (int) options.number("--fee-bps", 200);
         Path file = Path.of(options.positional.getFirst());
         ExportVerifier verifier = new ExportVerifier(chainId, contract, startingFeeBps,
-                AxonStorageConfiguration.eventObjectMapper());
+                EventStoreMapper.create());
         ExportVerifier.Report report;
         try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             report = verifier.verify(lines, ProgressMeter.onStandardError("verifying", Files.size(file)));

@@ -1,7 +1,7 @@
 package io.chanledger.api.audit;
 
 import io.chanledger.api.admin.AdminGuard;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Locale;

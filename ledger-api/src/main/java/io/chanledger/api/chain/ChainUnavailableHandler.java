@@ -1,6 +1,6 @@
 package io.chanledger.api.chain;
 
-import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.api.http.ErrorBodies;
 import io.chanledger.chain.rpc.RpcException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;

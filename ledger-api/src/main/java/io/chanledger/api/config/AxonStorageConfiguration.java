@@ -1,15 +1,8 @@
 package io.chanledger.api.config;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
-import java.math.BigInteger;
+import io.chanledger.domain.storage.EventStoreMapper;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
@@ -29,31 +22,16 @@ import org.springframework.context.annotation.Primary;
 
 /**
  * Axon without Axon Server: the event store and token store are tables of our own database
- * (created by Flyway), and every message is JSON written by a Jackson mapper that belongs to the
- * event store alone, so that changing how the web layer renders JSON can never change how
- * stored events read back. uint256 values are written as decimal strings: JSON readers that
- * parse numbers as doubles would otherwise lose base units.
+ * (created by Flyway), and every message is JSON written by the event store's own mapper
+ * ({@link EventStoreMapper}).
  */
 @Configuration(proxyBeanMethods = false)
 public class AxonStorageConfiguration {
 
-    /** The mapper of the event store: how every stored message is written and read. */
-    public static ObjectMapper eventObjectMapper() {
-        SimpleModule uint256AsText = new SimpleModule("uint256-as-text")
-                .addSerializer(BigInteger.class, ToStringSerializer.instance);
-        return new ObjectMapper()
-                .registerModule(new JavaTimeModule())
-                .registerModule(uint256AsText)
-                // aggregates are snapshotted field by field, without getters
-                .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-                .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    }
-
     @Bean
     @Primary
     Serializer serializer() {
-        return JacksonSerializer.builder().objectMapper(eventObjectMapper()).build();
+        return JacksonSerializer.builder().objectMapper(EventStoreMapper.create()).build();
     }
 
     @Bean

@@ -16,8 +16,8 @@ public final class RoleMigrations {
 
     /** What every role needs: Axon's event, snapshot and token stores, and wallet-signed requests. */
     public static final String CORE = "classpath:db/migration/core";
-    /** The chain listener's checkpoint and channel expiries (module chain-listener). */
-    public static final String CHAIN_LISTENER = "classpath:db/chain-listener";
+    /** The chain listener's checkpoint and channel expiries (module chain). */
+    public static final String CHAIN = "classpath:db/chain";
     /** The channel read models, which both roles serve (module projections). */
     public static final String CHANNELS = "classpath:db/projections/channels";
     /** The directory, skills, feedback, telemetry and the gas station's grants. */
@@ -26,14 +26,14 @@ public final class RoleMigrations {
     public static final String GATEWAY = "classpath:db/migration/gateway";
 
     /** Every location, in the order {@link Role#ALL} lists them. */
-    public static final List<String> ALL_LOCATIONS = List.of(CORE, CHAIN_LISTENER, CHANNELS, MARKETPLACE, GATEWAY);
+    public static final List<String> ALL_LOCATIONS = List.of(CORE, CHAIN, CHANNELS, MARKETPLACE, GATEWAY);
 
     private RoleMigrations() {
     }
 
     /** The locations of the migrations {@code role} applies. */
     public static List<String> locations(Role role) {
-        List<String> locations = new ArrayList<>(List.of(CORE, CHAIN_LISTENER, CHANNELS));
+        List<String> locations = new ArrayList<>(List.of(CORE, CHAIN, CHANNELS));
         if (role.runs(Role.MARKETPLACE)) {
             locations.add(MARKETPLACE);
         }

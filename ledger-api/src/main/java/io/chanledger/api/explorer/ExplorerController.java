@@ -1,6 +1,5 @@
 package io.chanledger.api.explorer;
 
-import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.api.explorer.ExplorerSummary.Activity;
 import io.chanledger.api.explorer.ExplorerSummary.BusyProvider;
 import io.chanledger.api.explorer.ExplorerSummary.Totals;
@@ -9,6 +8,7 @@ import io.chanledger.domain.channel.ChannelClosed;
 import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.storage.EventStoreMapper;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.NetworkTotals;
@@ -48,7 +48,7 @@ class ExplorerController {
 
     private final ChannelBalanceRepository balances;
     private final EventTable events;
-    private final ChannelEventDecoder decoder = new ChannelEventDecoder(AxonStorageConfiguration.eventObjectMapper());
+    private final ChannelEventDecoder decoder = new ChannelEventDecoder(EventStoreMapper.create());
 
     ExplorerController(ChannelBalanceRepository balances, EventTable events) {
         this.balances = balances;

@@ -9,7 +9,7 @@ import io.chanledger.domain.gasgrant.GasGrantRefusal;
 import io.chanledger.domain.gasgrant.GasGrantRefusedException;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;
-import io.chanledger.api.web.ClientRateLimiter;
+import io.chanledger.api.http.ClientRateLimiter;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Locale;

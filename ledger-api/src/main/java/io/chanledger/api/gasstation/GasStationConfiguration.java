@@ -1,7 +1,7 @@
 package io.chanledger.api.gasstation;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.web.ClientRateLimiter;
+import io.chanledger.api.http.ClientRateLimiter;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

@@ -1,6 +1,6 @@
 package io.chanledger.api.gasstation;
 
-import io.chanledger.api.web.ClientRateLimiter;
+import io.chanledger.api.http.ClientRateLimiter;
 import java.math.BigInteger;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,8 +1,8 @@
 package io.chanledger.api.gateway;
 
-import io.chanledger.api.web.ApiProblem;
-import io.chanledger.api.web.BodyTooLargeException;
-import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.api.http.ApiProblem;
+import io.chanledger.api.http.BodyTooLargeException;
+import io.chanledger.api.http.ErrorBodies;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.chanledger.api.web.LimitedBody;
+import io.chanledger.api.http.LimitedBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

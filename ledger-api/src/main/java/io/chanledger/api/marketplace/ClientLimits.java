@@ -1,7 +1,7 @@
 package io.chanledger.api.marketplace;
 
-import io.chanledger.api.web.ClientAddress;
-import io.chanledger.api.web.ClientRateLimiter;
+import io.chanledger.api.http.ClientAddress;
+import io.chanledger.api.http.ClientRateLimiter;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import org.springframework.stereotype.Component;

@@ -1,7 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.money.Usdc;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,6 +1,6 @@
 package io.chanledger.api.marketplace;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 

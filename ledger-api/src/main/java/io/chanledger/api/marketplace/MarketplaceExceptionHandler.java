@@ -1,6 +1,6 @@
 package io.chanledger.api.marketplace;
 
-import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.api.http.ErrorBodies;
 import io.chanledger.domain.provider.ProviderRejectedException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;

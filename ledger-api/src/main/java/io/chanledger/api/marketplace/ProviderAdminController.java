@@ -2,7 +2,7 @@ package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.admin.AdminGuard;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.provider.ApproveProvider;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.domain.provider.SuspendProvider;

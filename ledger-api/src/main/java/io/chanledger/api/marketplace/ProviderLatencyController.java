@@ -1,6 +1,6 @@
 package io.chanledger.api.marketplace;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.projections.marketplace.ProviderHealthStore;
 import io.chanledger.projections.marketplace.ProviderHealthStore.LatencySample;
 import io.swagger.v3.oas.annotations.Operation;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
-import io.chanledger.api.web.LimitedBody;
+import io.chanledger.api.http.LimitedBody;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ModelPrice;
 import java.io.IOException;

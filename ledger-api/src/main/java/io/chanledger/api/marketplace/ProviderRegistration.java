@@ -1,7 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
 import io.chanledger.domain.provider.ProviderIds;

@@ -1,6 +1,6 @@
 package io.chanledger.api.marketplace;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderTelemetryStore;

@@ -1,7 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;

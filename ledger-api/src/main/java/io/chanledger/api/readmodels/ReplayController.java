@@ -1,7 +1,7 @@
 package io.chanledger.api.readmodels;
 
 import io.chanledger.api.admin.AdminGuard;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.projections.rebuild.ReadModelReplay;
 import io.chanledger.projections.rebuild.ReplayStatus;
 import jakarta.servlet.http.HttpServletRequest;

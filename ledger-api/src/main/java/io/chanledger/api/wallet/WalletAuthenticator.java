@@ -1,8 +1,8 @@
 package io.chanledger.api.wallet;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.web.ApiProblem;
-import io.chanledger.api.web.StrictRequestHead;
+import io.chanledger.api.http.ApiProblem;
+import io.chanledger.api.http.StrictRequestHead;
 import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.api.config.AxonStorageConfiguration;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.channel.ChannelClaimed;
@@ -21,6 +20,7 @@ import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.storage.EventStoreMapper;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.math.BigInteger;
@@ -39,7 +39,7 @@ class ExportVerifierTest {
     private static final String CONTRACT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
     private static final DigestSigner CONSUMER = TestKeys.wallet("verifier-consumer");
     private static final DigestSigner PROVIDER = TestKeys.wallet("verifier-provider");
-    private static final ObjectMapper EVENT_MAPPER = AxonStorageConfiguration.eventObjectMapper();
+    private static final ObjectMapper EVENT_MAPPER = EventStoreMapper.create();
     private static final long DEPOSIT = 1_000_000;
 
     private final String channelId = Channels.randomChannelId();

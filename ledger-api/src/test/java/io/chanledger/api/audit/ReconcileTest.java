@@ -1,6 +1,7 @@
 package io.chanledger.api.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.chain.ListenerLifecycle;
 import io.chanledger.api.support.LedgerIntegrationTest;
@@ -10,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -63,14 +65,10 @@ class ReconcileTest extends LedgerIntegrationTest {
 
     /** Waits, with a deadline, for the listener to record an event of this type for the channel. */
     private void awaitRecorded(String channelId, String payloadType) {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ?"
-                + " AND payload_type = ?", Long.class, channelId, payloadType) == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the listener did not record " + payloadType + " of " + channelId);
-            }
-            sleep(50);
-        }
+        await("the listener records " + payloadType + " of " + channelId).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ?"
+                        + " AND payload_type = ?", Long.class, channelId, payloadType) > 0);
     }
 
     private record Outcome(int status, String report) {
@@ -127,14 +125,5 @@ class ReconcileTest extends LedgerIntegrationTest {
 
         assertThat(outcome.status()).as(outcome.report()).isEqualTo(1);
         assertThat(outcome.report()).contains("claimed_differs").contains("balance_differs");
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
     }
 }

@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.chain.devnet.RpcProxy;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.chain.ingest.Finality;
 import io.chanledger.chain.ingest.ListenerStore;
 import io.chanledger.chain.rpc.EthApi;
-import io.chanledger.chain.rpc.FaultyRpcProxy;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.chain.rpc.RpcException;
@@ -40,7 +40,7 @@ class FaultyRpcTest extends LedgerIntegrationTest {
     void aNodeFailingHalfItsRequestsStillYieldsTheCompleteExactLedger() {
         LedgerView ledger = new LedgerView(baseUrl());
         try (SeparateChain chain = new SeparateChain(store, commands, transactions);
-             FaultyRpcProxy proxy = new FaultyRpcProxy(chain.node.rpcUrl(), Duration.ofMillis(1_200))) {
+             RpcProxy proxy = RpcProxy.failingEveryOther(chain.node.rpcUrl(), Duration.ofMillis(1_200))) {
             Devnet devnet = chain.devnet;
             Credentials consumer = chain.freshConsumer(DEPOSIT.multiply(BigInteger.TEN));
             String closedTogether = devnet.open(consumer, PROVIDER.getAddress(), DEPOSIT, 86_400).channelId();
@@ -106,7 +106,7 @@ class FaultyRpcTest extends LedgerIntegrationTest {
     void aNodeRefusingWideLogRangesIsReadInNarrowerOnes() {
         LedgerView ledger = new LedgerView(baseUrl());
         try (SeparateChain chain = new SeparateChain(store, commands, transactions);
-             FaultyRpcProxy proxy = new FaultyRpcProxy(chain.node.rpcUrl(), Duration.ofMillis(1_200))) {
+             RpcProxy proxy = RpcProxy.failingEveryOther(chain.node.rpcUrl(), Duration.ofMillis(1_200))) {
             proxy.faulty(false);
             proxy.refuseLogRangesAbove(4);
             Credentials consumer = chain.freshConsumer(DEPOSIT.multiply(BigInteger.TEN));

@@ -56,7 +56,7 @@ class MigrationLocationsTest {
 
     @Test
     void eachRoleAppliesTheSharedLocationsAndOnlyItsOwn() {
-        List<String> shared = List.of(RoleMigrations.CORE, RoleMigrations.CHAIN_LISTENER, RoleMigrations.CHANNELS);
+        List<String> shared = List.of(RoleMigrations.CORE, RoleMigrations.CHAIN, RoleMigrations.CHANNELS);
         assertThat(RoleMigrations.locations(Role.ALL)).containsExactlyInAnyOrderElementsOf(RoleMigrations.ALL_LOCATIONS);
         assertThat(RoleMigrations.locations(Role.PROVIDER)).containsAll(shared).contains(RoleMigrations.GATEWAY)
                 .doesNotContain(RoleMigrations.MARKETPLACE).hasSize(shared.size() + 1);

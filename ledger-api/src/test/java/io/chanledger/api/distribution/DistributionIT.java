@@ -2,6 +2,7 @@ package io.chanledger.api.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,6 +27,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -353,38 +356,42 @@ class DistributionIT {
     }
 
     private void awaitUp(Launched service, String baseUrl) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        String last = "no answer";
-        while (System.nanoTime() < deadline) {
-            if (!service.process().isAlive()) {
-                throw new AssertionError("the " + service.name() + " stopped at start-up (exit "
-                        + service.process().exitValue() + "); log:\n" + tail(service.log()));
-            }
-            try {
-                HttpResponse<String> health = get(baseUrl + "/actuator/health");
-                last = health.statusCode() + " " + health.body();
-                if (health.statusCode() == 200 && "UP".equals(JSON.readTree(health.body()).path("status").asText())) {
-                    return;
+        AtomicReference<String> last = new AtomicReference<>("no answer");
+        try {
+            await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(500)).until(() -> {
+                if (!service.process().isAlive()) {
+                    throw new AssertionError("the " + service.name() + " stopped at start-up (exit "
+                            + service.process().exitValue() + "); log:\n" + tail(service.log()));
                 }
-            } catch (IOException notListeningYet) {
-                last = notListeningYet.toString();
-            }
-            Thread.sleep(500);
+                try {
+                    HttpResponse<String> health = get(baseUrl + "/actuator/health");
+                    last.set(health.statusCode() + " " + health.body());
+                    return health.statusCode() == 200
+                            && "UP".equals(JSON.readTree(health.body()).path("status").asText());
+                } catch (IOException notListeningYet) {
+                    last.set(notListeningYet.toString());
+                    return false;
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the " + service.name() + " was not UP within " + START_TIMEOUT + " (last: "
+                    + last.get() + "); log:\n" + tail(service.log()));
         }
-        throw new AssertionError("the " + service.name() + " was not UP within " + START_TIMEOUT + " (last: " + last
-                + "); log:\n" + tail(service.log()));
     }
 
     private HttpResponse<String> awaitStatus(String url, int status, Duration timeout, Path log) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        HttpResponse<String> reply = get(url);
-        while (reply.statusCode() != status && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            reply = get(url);
+        AtomicReference<HttpResponse<String>> reply = new AtomicReference<>(get(url));
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
+                reply.set(get(url));
+                return reply.get().statusCode() == status;
+            });
+        } catch (ConditionTimeoutException e) {
+            // the assertion below names what was answered last
         }
-        assertThat(reply.statusCode()).as("%s within %s: %s; log:%n%s", url, timeout, reply.body(), tail(log))
-                .isEqualTo(status);
-        return reply;
+        assertThat(reply.get().statusCode()).as("%s within %s: %s; log:%n%s", url, timeout, reply.get().body(),
+                tail(log)).isEqualTo(status);
+        return reply.get();
     }
 
     private HttpResponse<String> get(String url) throws Exception {
@@ -420,10 +427,12 @@ class DistributionIT {
         return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
     }
 
-    private static void awaitGone(long pid) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
+    private static void awaitGone(long pid) {
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty());
+        } catch (ConditionTimeoutException stillThere) {
+            // the caller's assertions name the process that outlived the wait
         }
     }
 

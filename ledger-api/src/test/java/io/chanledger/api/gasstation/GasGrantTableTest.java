@@ -2,19 +2,15 @@ package io.chanledger.api.gasstation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.config.Role;
-import io.chanledger.api.config.RoleMigrations;
+import io.chanledger.api.support.TestDatabases;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The gas_grant table on an in-memory database (H2 in PostgreSQL mode, no server), migrated by Flyway like the application's. */
 class GasGrantTableTest {
@@ -28,10 +24,7 @@ class GasGrantTableTest {
 
     @BeforeEach
     void embeddedStore() {
-        DriverManagerDataSource dataSource = new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1", "sa", "");
-        Flyway.configure().dataSource(dataSource).locations(RoleMigrations.locations(Role.MARKETPLACE).toArray(String[]::new)).outOfOrder(true).load().migrate();
-        table = new GasGrantTable(new JdbcTemplate(dataSource));
+        table = new GasGrantTable(new JdbcTemplate(TestDatabases.migratedInMemory()));
     }
 
     @Test

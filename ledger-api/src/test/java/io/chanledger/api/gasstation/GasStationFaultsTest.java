@@ -1,5 +1,6 @@
 package io.chanledger.api.gasstation;
 
+import io.chanledger.chain.devnet.RpcProxy;
 import static io.chanledger.api.gasstation.GasStationFixtures.FIVE_USDC;
 import static io.chanledger.api.gasstation.GasStationFixtures.GRANT;
 import static io.chanledger.api.gasstation.GasStationFixtures.events;
@@ -86,9 +87,9 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
         Devnet devnet = devnet();
         Credentials faucet = faucetWith(devnet, Devnet.GAS_MONEY);
         String wallet = walletWith(devnet, FIVE_USDC);
-        try (CuttableRpcProxy proxy = new CuttableRpcProxy(devnet.rpcUrl())) {
+        try (RpcProxy proxy = new RpcProxy(devnet.rpcUrl())) {
             GasStation station = stationFor(faucet, proxy.url(), Duration.ofSeconds(2), Duration.ofMinutes(10));
-            proxy.cutAt("eth_sendRawTransaction", CuttableRpcProxy.At.AFTER_ANSWER);
+            proxy.cutAt("eth_sendRawTransaction", RpcProxy.CutAt.AFTER_ANSWER);
 
             GasStationReply during = station.request(wallet);
 
@@ -116,9 +117,9 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
         Devnet devnet = devnet();
         Credentials faucet = faucetWith(devnet, Devnet.GAS_MONEY);
         String wallet = walletWith(devnet, FIVE_USDC);
-        try (CuttableRpcProxy proxy = new CuttableRpcProxy(devnet.rpcUrl())) {
+        try (RpcProxy proxy = new RpcProxy(devnet.rpcUrl())) {
             GasStation station = stationFor(faucet, proxy.url(), Duration.ofSeconds(2), Duration.ofMinutes(10));
-            proxy.cutAt("eth_sendRawTransaction", CuttableRpcProxy.At.AFTER_FORWARD_ANSWER_LOST);
+            proxy.cutAt("eth_sendRawTransaction", RpcProxy.CutAt.AFTER_FORWARD_ANSWER_LOST);
 
             GasStationReply during = station.request(wallet);
 
@@ -144,9 +145,9 @@ class GasStationFaultsTest extends LedgerIntegrationTest {
         Devnet devnet = devnet();
         Credentials faucet = faucetWith(devnet, Devnet.GAS_MONEY);
         String wallet = walletWith(devnet, FIVE_USDC);
-        try (CuttableRpcProxy proxy = new CuttableRpcProxy(devnet.rpcUrl())) {
+        try (RpcProxy proxy = new RpcProxy(devnet.rpcUrl())) {
             EnabledGasStation station = stationFor(faucet, proxy.url(), Duration.ofSeconds(2), Duration.ofSeconds(8));
-            proxy.cutAt("eth_sendRawTransaction", CuttableRpcProxy.At.BEFORE_FORWARD);
+            proxy.cutAt("eth_sendRawTransaction", RpcProxy.CutAt.BEFORE_FORWARD);
 
             GasStationReply during = station.request(wallet);
 

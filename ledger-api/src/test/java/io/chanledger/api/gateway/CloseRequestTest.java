@@ -10,13 +10,13 @@ import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.chain.rpc.JsonRpcClient;
+import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.chain.rpc.EthApi;
-import io.chanledger.chain.rpc.JsonRpcClient;
-import io.chanledger.chain.rpc.RetryPolicy;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +52,7 @@ class CloseRequestTest extends LedgerIntegrationTest {
     }
 
     private Http.Reply pay(Agent agent, BigInteger total) {
-        BigInteger hold = GatewayFlowTest.hold(prices, FLAT_MODEL, PROMPT, null);
+        BigInteger hold = GatewayPrices.hold(prices, FLAT_MODEL, PROMPT, null);
         return agent.chat(agent.nextVoucher(agent.authorise(total.add(hold))),
                 Agent.chatBody(FLAT_MODEL, PROMPT, null, false));
     }
@@ -208,7 +208,7 @@ class CloseRequestTest extends LedgerIntegrationTest {
 
     /** A paid request with a voucher as real clients sign it: the previous amount plus an estimate well above the cost. */
     private Http.Reply payAhead(Agent agent) {
-        BigInteger hold = GatewayFlowTest.hold(prices, FLAT_MODEL, PROMPT, null);
+        BigInteger hold = GatewayPrices.hold(prices, FLAT_MODEL, PROMPT, null);
         return agent.chat(agent.nextVoucher(agent.budget(hold.multiply(BigInteger.valueOf(12)).divide(BigInteger.TEN)
                 .add(BigInteger.valueOf(7_000)))), Agent.chatBody(FLAT_MODEL, PROMPT, null, false));
     }

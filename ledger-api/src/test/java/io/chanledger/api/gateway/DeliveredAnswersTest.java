@@ -1,6 +1,6 @@
 package io.chanledger.api.gateway;
 
-import static io.chanledger.api.gateway.GatewayFlowTest.header;
+import static io.chanledger.api.gateway.GatewayReplies.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -192,9 +192,9 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
 
         MockHttpServletResponse reply = stubChat(100_000, 1, Agent.chatBody("echo-1", "hi", null, true));
 
-        GatewayFlowTest.Sse sse = GatewayFlowTest.Sse.parse(reply.getContentAsString());
+        GatewayReplies.Sse sse = GatewayReplies.Sse.parse(reply.getContentAsString());
         long delivered = Tokenizer.forModel("echo-1").count(sse.text());
-        BigInteger cost = rate.cost(GatewayFlowTest.inputTokens("echo-1", "hi"), delivered);
+        BigInteger cost = rate.cost(GatewayPrices.inputTokens("echo-1", "hi"), delivered);
         assertThat(sse.text()).isEqualTo(" word0 word1 word2 word3 word4");
         assertThat(reply.getContentAsString()).doesNotContain("usage", "100000000");
         assertThat(sse.comment("X-CHAN-Cost")).isEqualTo(cost.toString());
@@ -214,7 +214,7 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
 
         MockHttpServletResponse reply = stubChat(500_000, 1, Agent.chatBody("echo-1", "hi", null, false));
 
-        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        long input = GatewayPrices.inputTokens("echo-1", "hi");
         long output = Tokenizer.forModel("echo-1").count("stub answer");
         BigInteger capped = rate.cost(input + input / 4 + 16, output + output / 4 + 16);
         assertThat(reply.getStatus()).isEqualTo(200);
@@ -235,8 +235,8 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
 
         MockHttpServletResponse reply = stubChat(100_000, 1, body);
 
-        GatewayFlowTest.Sse sse = GatewayFlowTest.Sse.parse(reply.getContentAsString());
-        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        GatewayReplies.Sse sse = GatewayReplies.Sse.parse(reply.getContentAsString());
+        long input = GatewayPrices.inputTokens("echo-1", "hi");
         long delivered = Tokenizer.forModel("echo-1").count(sse.text());
         JsonNode last = sse.chunks().get(sse.chunks().size() - 1);
         assertThat(last.path("choices").isEmpty()).isTrue();
@@ -261,7 +261,7 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
                 + "{\"role\":\"assistant\",\"content\":\"no usage here\"},\"finish_reason\":\"stop\"}]}";
         MockHttpServletResponse unreported = stubChat(200_000, 2, Agent.chatBody("echo-1", "hi", null, false));
         JsonNode usage = json.readTree(unreported.getContentAsString()).path("usage");
-        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        long input = GatewayPrices.inputTokens("echo-1", "hi");
         long output = Tokenizer.forModel("echo-1").count("no usage here");
         assertThat(usage.path("prompt_tokens").asLong()).isEqualTo(input);
         assertThat(usage.path("completion_tokens").asLong()).isEqualTo(output);
@@ -289,11 +289,11 @@ class DeliveredAnswersTest extends LedgerIntegrationTest {
         String streamBody = Agent.chatBody("echo-1", "stream me", null, true)
                 .replace("\"stream\":true", "\"stream\":true,\"stream_options\":{\"include_usage\":true}");
         Http.Reply streamed = chat(Channels.voucherJson(consumer, serviceChannel, 400_000, 3), streamBody);
-        GatewayFlowTest.Sse sse = GatewayFlowTest.Sse.parse(streamed.body());
+        GatewayReplies.Sse sse = GatewayReplies.Sse.parse(streamed.body());
         assertThat(sse.done()).isTrue();
         JsonNode last = sse.chunks().get(sse.chunks().size() - 1);
         assertThat(last.path("usage").path("total_tokens").asLong())
-                .isEqualTo(GatewayFlowTest.inputTokens("echo-1", "stream me") + Tokenizer.forModel("echo-1").count(sse.text()));
+                .isEqualTo(GatewayPrices.inputTokens("echo-1", "stream me") + Tokenizer.forModel("echo-1").count(sse.text()));
     }
 
     // --- holds of requests no process serves ---

@@ -46,7 +46,7 @@ import org.springframework.test.web.servlet.MockMvc;
 class GatewayBudgetTest extends LedgerIntegrationTest {
 
     private static final BigInteger DEPOSIT = BigInteger.valueOf(10_000_000);
-    private static final int ANSWER_TOKENS = GatewayFlowTest.ECHO_ANSWER_TOKENS;
+    private static final int ANSWER_TOKENS = GatewayPrices.ECHO_ANSWER_TOKENS;
 
     /** Prices of real models and extremes, per 1,000 tokens; the names choose the tokenizer. */
     private static final List<GatewayProperties.Model> MODELS = List.of(

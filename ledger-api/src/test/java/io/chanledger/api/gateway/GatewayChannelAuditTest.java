@@ -45,11 +45,11 @@ class GatewayChannelAuditTest extends LedgerIntegrationTest {
         ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         BigInteger total = BigInteger.ZERO;
         for (String prompt : List.of("first question", "second question")) {
-            BigInteger voucher = agent.authorise(total.add(GatewayFlowTest.hold(prices, "echo-1", prompt, null))
+            BigInteger voucher = agent.authorise(total.add(GatewayPrices.hold(prices, "echo-1", prompt, null))
                     .add(BUFFER));
             Http.Reply reply = agent.chat(agent.nextVoucher(voucher), Agent.chatBody("echo-1", prompt, null, false));
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-            total = total.add(GatewayFlowTest.cost(prices, "echo-1", prompt, GatewayFlowTest.ECHO_ANSWER_TOKENS));
+            total = total.add(GatewayPrices.cost(prices, "echo-1", prompt, GatewayPrices.ECHO_ANSWER_TOKENS));
         }
         Http.Reply sameAmount = agent.chat(agent.nextVoucher(agent.authorised),
                 Agent.chatBody("echo-1", "the buffer still covers this one", null, false));

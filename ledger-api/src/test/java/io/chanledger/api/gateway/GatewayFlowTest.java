@@ -1,11 +1,15 @@
 package io.chanledger.api.gateway;
 
+import static io.chanledger.api.gateway.GatewayPrices.ECHO_ANSWER_TOKENS;
+import static io.chanledger.api.gateway.GatewayPrices.cost;
+import static io.chanledger.api.gateway.GatewayPrices.echoAnswer;
+import static io.chanledger.api.gateway.GatewayReplies.header;
 import static io.chanledger.api.support.ChannelStates.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.gateway.GatewayReplies.Sse;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Devnet;
@@ -15,10 +19,8 @@ import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.eip712.Hex;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
@@ -30,10 +32,6 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
  */
 public class GatewayFlowTest extends LedgerIntegrationTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    /** The echo backend's longest answer to a request without an output limit (application-test.yml). */
-    public static final int ECHO_ANSWER_TOKENS = GatewayPrices.ECHO_ANSWER_TOKENS;
-
     @Autowired
     ProviderIdentity identity;
     @Autowired
@@ -42,28 +40,6 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
     ChannelHistory history;
     @Autowired
     MeterRegistry meters;
-
-    /** The echo backend's answer to {@link Agent#chatBody} with {@code content}, cut to {@code answerLimit} tokens. */
-    static String echoAnswer(String model, String content, long answerLimit) {
-        return Tokenizer.forModel(model).truncate(EchoUpstream.PREFIX + content, answerLimit);
-    }
-
-    static long inputTokens(String model, String content) {
-        Tokenizer tokenizer = Tokenizer.forModel(model);
-        return tokenizer.count(Agent.SYSTEM_PROMPT) + tokenizer.count(content);
-    }
-
-    /** What the echo backend's answer to {@link Agent#chatBody} costs, answers cut to {@code answerLimit} tokens. */
-    static BigInteger cost(PriceList prices, String model, String content, long answerLimit) {
-        long out = Tokenizer.forModel(model).count(echoAnswer(model, content, answerLimit));
-        return prices.model(model).orElseThrow().cost(inputTokens(model, content), out);
-    }
-
-    /** What such a request holds before the upstream call. */
-    static BigInteger hold(PriceList prices, String model, String content, Integer maxTokens) {
-        return prices.model(model).orElseThrow().hold(inputTokens(model, content),
-                maxTokens == null ? OptionalLong.empty() : OptionalLong.of(maxTokens));
-    }
 
     @Test
     void aRequestWithoutAVoucherIsAnsweredWithThePaymentTerms() {
@@ -164,50 +140,5 @@ public class GatewayFlowTest extends LedgerIntegrationTest {
         assertThat(devnet.balanceOf(provider).subtract(providerBefore)).isEqualTo(state.claimed().subtract(state.feesPaid()));
         assertThat(devnet.balanceOf(Devnet.FEE_RECIPIENT).subtract(feesBefore)).isEqualTo(state.feesPaid());
         assertThat(devnet.balanceOf(agent.address()).subtract(consumerAfterOpen)).isEqualTo(state.refund());
-    }
-
-    static String header(Http.Reply reply, String name) {
-        return reply.raw().headers().firstValue(name).orElse(null);
-    }
-
-    /** A server-sent event stream as the gateway writes it. */
-    record Sse(List<JsonNode> chunks, boolean done, List<String> lines) {
-
-        static Sse parse(String body) throws Exception {
-            List<JsonNode> chunks = new ArrayList<>();
-            boolean done = false;
-            List<String> lines = Arrays.asList(body.split("\n"));
-            for (String line : lines) {
-                if (line.startsWith("data: [DONE]")) {
-                    done = true;
-                } else if (line.startsWith("data: ")) {
-                    chunks.add(JSON.readTree(line.substring(6)));
-                }
-            }
-            return new Sse(chunks, done, lines);
-        }
-
-        String text() {
-            StringBuilder text = new StringBuilder();
-            chunks.forEach(c -> text.append(c.path("choices").path(0).path("delta").path("content").asText("")));
-            return text.toString();
-        }
-
-        String comment(String name) {
-            return lines.stream().filter(l -> l.startsWith(": " + name + ": ")).map(l -> l.substring(name.length() + 4))
-                    .findFirst().orElse(null);
-        }
-
-        boolean doneBeforeComments() {
-            int done = lines.indexOf("data: [DONE]");
-            int firstComment = -1;
-            for (int i = 0; i < lines.size(); i++) {
-                if (lines.get(i).startsWith(": X-CHAN-")) {
-                    firstComment = i;
-                    break;
-                }
-            }
-            return done >= 0 && firstComment > done;
-        }
     }
 }

@@ -1,11 +1,13 @@
 package io.chanledger.api.gateway;
 
 import java.math.BigInteger;
+import java.util.OptionalLong;
 import org.springframework.context.ApplicationContext;
 
 /**
- * What the running gateway holds and charges for a request, from its own price list: for tests
- * outside this package, which cannot name the price list.
+ * What the gateway holds and charges for a request to the echo backend, from a price list: the
+ * running gateway's (for tests outside this package, which cannot name the price list) or one
+ * given.
  */
 public final class GatewayPrices {
 
@@ -19,10 +21,32 @@ public final class GatewayPrices {
     }
 
     public BigInteger hold(String model, String content, Integer maxTokens) {
-        return GatewayFlowTest.hold(prices, model, content, maxTokens);
+        return hold(prices, model, content, maxTokens);
     }
 
     public BigInteger cost(String model, String content, long answerLimit) {
-        return GatewayFlowTest.cost(prices, model, content, answerLimit);
+        return cost(prices, model, content, answerLimit);
+    }
+
+    /** The echo backend's answer to {@link Agent#chatBody} with {@code content}, cut to {@code answerLimit} tokens. */
+    static String echoAnswer(String model, String content, long answerLimit) {
+        return Tokenizer.forModel(model).truncate(EchoUpstream.PREFIX + content, answerLimit);
+    }
+
+    static long inputTokens(String model, String content) {
+        Tokenizer tokenizer = Tokenizer.forModel(model);
+        return tokenizer.count(Agent.SYSTEM_PROMPT) + tokenizer.count(content);
+    }
+
+    /** What the echo backend's answer to {@link Agent#chatBody} costs, answers cut to {@code answerLimit} tokens. */
+    static BigInteger cost(PriceList prices, String model, String content, long answerLimit) {
+        long out = Tokenizer.forModel(model).count(echoAnswer(model, content, answerLimit));
+        return prices.model(model).orElseThrow().cost(inputTokens(model, content), out);
+    }
+
+    /** What such a request holds before the upstream call. */
+    static BigInteger hold(PriceList prices, String model, String content, Integer maxTokens) {
+        return prices.model(model).orElseThrow().hold(inputTokens(model, content),
+                maxTokens == null ? OptionalLong.empty() : OptionalLong.of(maxTokens));
     }
 }

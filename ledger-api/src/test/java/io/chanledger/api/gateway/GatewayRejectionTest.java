@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
-import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
+import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.OpenChannel;
 import io.chanledger.domain.channel.RecordClose;
@@ -81,11 +81,11 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
     }
 
     private long hold() {
-        return GatewayFlowTest.hold(prices, "echo-1", PROMPT, null).longValueExact();
+        return GatewayPrices.hold(prices, "echo-1", PROMPT, null).longValueExact();
     }
 
     private long cost() {
-        return GatewayFlowTest.cost(prices, "echo-1", PROMPT, GatewayFlowTest.ECHO_ANSWER_TOKENS).longValueExact();
+        return GatewayPrices.cost(prices, "echo-1", PROMPT, GatewayPrices.ECHO_ANSWER_TOKENS).longValueExact();
     }
 
     private List<DomainEventMessage<?>> events() {
@@ -94,8 +94,8 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
 
     private static void assertRefused(Http.Reply reply, String code) {
         assertThat(reply.status()).as(reply.body()).isEqualTo(402);
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Error")).isEqualTo(code);
-        assertThat(GatewayFlowTest.header(reply, "X-Payment-Protocol")).isEqualTo("chan-v2");
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Error")).isEqualTo(code);
+        assertThat(GatewayReplies.header(reply, "X-Payment-Protocol")).isEqualTo("chan-v2");
         assertThat(reply.json().path("error").path("code").asText()).isEqualTo(code);
         assertThat(reply.json().path("error").path("type").asText()).isEqualTo("payment_required");
         assertThat(reply.json().path("error").path("message").asText()).isNotBlank();
@@ -137,8 +137,8 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
         Http.Reply reply = chat(voucher(channelId, hold() - 1, 1));
 
         assertRefused(reply, "insufficient_funds");
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Required")).isEqualTo(Long.toString(hold()));
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Provided")).isEqualTo(Long.toString(hold() - 1));
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Required")).isEqualTo(Long.toString(hold()));
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Provided")).isEqualTo(Long.toString(hold() - 1));
         assertThat(events()).hasSize(1);
     }
 
@@ -149,8 +149,8 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
         Http.Reply reply = chat(voucher(channelId, hold(), 2));
 
         assertRefused(reply, "insufficient_funds");
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Required")).as("this request's hold").isEqualTo(Long.toString(hold()));
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Provided")).as("the amount less the charged total")
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Required")).as("this request's hold").isEqualTo(Long.toString(hold()));
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Provided")).as("the amount less the charged total")
                 .isEqualTo(Long.toString(hold() - cost()));
     }
 
@@ -168,7 +168,7 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
         Http.Reply again = chat(voucher);
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.body()).isEqualTo(first.body());
-        assertThat(GatewayFlowTest.header(again, "X-CHAN-Replay")).isEqualTo("true");
+        assertThat(GatewayReplies.header(again, "X-CHAN-Replay")).isEqualTo("true");
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(cost()));
         // the same nonce with another amount is not that voucher: refused
         assertRefused(chat(voucher(channelId, 100_001, 1)), "invalid_nonce");
@@ -212,7 +212,7 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
         Http.Reply reply = chat(voucher(channelId, 100_000, 1), Agent.chatBody("gpt-17", PROMPT, null, false));
 
         assertThat(reply.status()).isEqualTo(400);
-        assertThat(GatewayFlowTest.header(reply, "X-CHAN-Error")).isEqualTo("model_not_supported");
+        assertThat(GatewayReplies.header(reply, "X-CHAN-Error")).isEqualTo("model_not_supported");
         assertThat(reply.json().path("error").path("type").asText()).isEqualTo("invalid_request_error");
         assertThat(reply.json().path("error").path("code").asText()).isEqualTo("model_not_supported");
         assertThat(events()).hasSize(1);
@@ -272,7 +272,7 @@ class GatewayRejectionTest extends LedgerIntegrationTest {
         Http.Reply unknown = Http.postJson(baseUrl() + "/v1/close-channel",
                 "{\"channelId\":\"" + Channels.randomChannelId() + "\"}");
         assertThat(unknown.status()).isEqualTo(404);
-        assertThat(GatewayFlowTest.header(unknown, "X-CHAN-Error")).isEqualTo("channel_not_found");
+        assertThat(GatewayReplies.header(unknown, "X-CHAN-Error")).isEqualTo("channel_not_found");
         String elsewhere = open(STRANGER.address());
         assertThat(Http.postJson(baseUrl() + "/v1/close-channel", "{\"channelId\":\"" + elsewhere + "\"}").status())
                 .isEqualTo(403);

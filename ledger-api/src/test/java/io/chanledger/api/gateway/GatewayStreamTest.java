@@ -77,7 +77,7 @@ class GatewayStreamTest extends LedgerIntegrationTest {
 
         RequestSettled settled = await("the cut stream to be settled").atMost(Duration.ofSeconds(20))
                 .until(() -> settlement(channelId).orElse(null), Objects::nonNull);
-        long input = GatewayFlowTest.inputTokens("echo-1", prompt);
+        long input = GatewayPrices.inputTokens("echo-1", prompt);
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
         assertThat(settled.cost()).isLessThan(rate.cost(input, maxTokens));
         assertThat(LongStream.range(received, maxTokens).mapToObj(k -> rate.cost(input, k)))

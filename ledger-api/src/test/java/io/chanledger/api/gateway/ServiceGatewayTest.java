@@ -1,7 +1,7 @@
 package io.chanledger.api.gateway;
 
+import static io.chanledger.api.gateway.GatewayReplies.header;
 import static io.chanledger.api.support.ChannelStates.awaitState;
-import static io.chanledger.api.gateway.GatewayFlowTest.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,7 +68,7 @@ class ServiceGatewayTest extends LedgerIntegrationTest {
         Http.Reply chat = agent.chat(agent.nextVoucher(agent.budget(ClientBudget.estimate(echo, "hi", null))),
                 Agent.chatBody("echo-1", "hi", null, false));
         assertThat(chat.status()).as(chat.body()).isEqualTo(200);
-        BigInteger total = GatewayFlowTest.cost(prices, "echo-1", "hi", GatewayFlowTest.ECHO_ANSWER_TOKENS);
+        BigInteger total = GatewayPrices.cost(prices, "echo-1", "hi", GatewayPrices.ECHO_ANSWER_TOKENS);
         assertThat(header(chat, "X-CHAN-Cost")).isEqualTo(total.toString());
 
         // flat: the client vouches its previous amount plus inputPer1kTokens x 1.2

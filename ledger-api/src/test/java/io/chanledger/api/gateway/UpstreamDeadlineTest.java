@@ -189,7 +189,7 @@ class UpstreamDeadlineTest extends LedgerIntegrationTest {
                 .orElseThrow().substring("data: ".length()));
         assertThat(error.path("error").path("code").asText()).isEqualTo("upstream_timeout");
         assertThat(body).contains("data: [DONE]");
-        BigInteger delivered = prices.model(MODEL).orElseThrow().cost(GatewayFlowTest.inputTokens(MODEL, PROMPT),
+        BigInteger delivered = prices.model(MODEL).orElseThrow().cost(GatewayPrices.inputTokens(MODEL, PROMPT),
                 Tokenizer.forModel(MODEL).count(" word0 word1 word2"));
         assertThat(body).contains(": X-CHAN-Cost: " + delivered);
         assertThat(settlement().charged()).isEqualTo(delivered);

@@ -115,7 +115,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
         stub.rawBody = "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
                 + "{\"role\":\"assistant\",\"content\":\"" + longAnswer + "\"},\"finish_reason\":\"stop\"}],"
                 + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":" + output + "}}";
-        long amount = GatewayFlowTest.hold(prices, "echo-1", "hi", null).longValueExact() + 500;
+        long amount = GatewayPrices.hold(prices, "echo-1", "hi", null).longValueExact() + 500;
 
         MockHttpServletResponse reply = chat(amount, 1, Agent.chatBody("echo-1", "hi", null, false));
 
@@ -135,7 +135,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     void aStreamRaisesItsHoldAndStopsBeforeTheChunkTheVoucherCannotCover() throws Exception {
         stub.mode = StubUpstream.Mode.SLOW_STREAM;
         PriceList.ModelRate rate = prices.model("echo-1").orElseThrow();
-        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        long input = GatewayPrices.inputTokens("echo-1", "hi");
         // every chunk " wordN" is two tokens: the voucher covers thirty chunks, ten more than its first hold
         BigInteger amount = rate.cost(input, 60);
 
@@ -155,7 +155,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
 
     @Test
     void theUpstreamsReportedUsageIsWhatIsChargedWithinWhatWasSentAndDelivered() throws Exception {
-        long input = GatewayFlowTest.inputTokens("echo-1", "hi");
+        long input = GatewayPrices.inputTokens("echo-1", "hi");
         stub.promptTokens = input + 3;
         stub.completionTokens = 4;
 
@@ -183,7 +183,7 @@ class UpstreamOutcomeTest extends LedgerIntegrationTest {
     void aStreamGoesUpstreamExactlyAsTheClientSentIt() throws Exception {
         stub.mode = StubUpstream.Mode.SLOW_STREAM;
         String sent = Agent.chatBody("echo-1", "hi", null, true);
-        long hold = GatewayFlowTest.hold(prices, "echo-1", "hi", null).longValueExact();
+        long hold = GatewayPrices.hold(prices, "echo-1", "hi", null).longValueExact();
 
         assertThat(chat(hold, 1, sent).getStatus()).isEqualTo(200);
 

@@ -137,10 +137,12 @@ class AgentGuidesTest {
     }
 
     private static ProviderView provider() {
-        ProviderRow row = new ProviderRow("prov-0123456789abcdef01234567", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
-                "Acme LLM", "Chat models, billed per token", "https://llm.acme.example", "llm", List.of("code"),
-                "community", null, null, "https://llm.acme.example/v1/docs", T0, "approved", T0, null, null, true, T0,
-                null, T0, true, T0);
+        ProviderRow row = ProviderRow.builder().providerId("prov-0123456789abcdef01234567")
+                .address("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed").name("Acme LLM")
+                .description("Chat models, billed per token").apiUrl("https://llm.acme.example").category("llm")
+                .additionalCategories(List.of("code")).tier("community").docsUrl("https://llm.acme.example/v1/docs")
+                .registeredAt(T0).approval("approved").approvalChangedAt(T0).online(true).onlineChangedAt(T0)
+                .modelsPublishedAt(T0).inferenceOnline(true).inferenceChangedAt(T0).build();
         return new ProviderView(row, List.of(new ModelPrice("chat-1", "Chat One", BigInteger.valueOf(3750),
                 BigInteger.valueOf(15000))), new ProviderView.Health(T0, 42L, 0, null), null, List.of(), null);
     }

@@ -3,7 +3,7 @@ package io.chanledger.api.marketplace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 

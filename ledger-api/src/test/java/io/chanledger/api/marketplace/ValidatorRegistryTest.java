@@ -45,9 +45,11 @@ class ValidatorRegistryTest {
             new ObjectMapper().registerModule(new JavaTimeModule()), clock, Duration.ofMinutes(5), 7, "chan");
 
     private static ProviderView miner(String id, boolean approved, boolean online) {
-        ProviderRow row = new ProviderRow(id, "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "miner " + id, "",
-                "https://" + id + ".example", "llm", List.of(), "bittensor", "5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX",
-                3, null, T0, approved ? "approved" : "pending", T0, null, null, online, T0, null, T0, online, T0);
+        ProviderRow row = ProviderRow.builder().providerId(id).address("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+                .name("miner " + id).description("").apiUrl("https://" + id + ".example").category("llm")
+                .tier("bittensor").hotkey("5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX").uid(3).registeredAt(T0)
+                .approval(approved ? "approved" : "pending").approvalChangedAt(T0).online(online).onlineChangedAt(T0)
+                .modelsPublishedAt(T0).inferenceOnline(online).inferenceChangedAt(T0).build();
         return new ProviderView(row, List.of(new ModelPrice("m", "m", BigInteger.ONE, BigInteger.ONE)),
                 new ProviderView.Health(T0, 40L, 0, null), null, List.of(), null);
     }

@@ -1,6 +1,7 @@
 package io.chanledger.api.readmodels;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.chain.ListenerLifecycle;
@@ -150,17 +151,9 @@ class ReadModelReplayTest extends LedgerIntegrationTest {
         assertThat(anonymous.json().path("code").asText()).isEqualTo("admin_unauthorized");
     }
 
-    private JsonNode awaitFinished(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode status = admin("GET").json();
-            String state = status.path("state").asText();
-            if (state.equals("COMPLETED") || state.equals("FAILED")) {
-                return status;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the replay did not finish within " + timeout + ": " + admin("GET").body());
+    private JsonNode awaitFinished(Duration timeout) {
+        return await("the replay finishes").atMost(timeout).pollInterval(Duration.ofMillis(100))
+                .until(() -> admin("GET").json(), status -> status.path("state").asText().matches("COMPLETED|FAILED"));
     }
 
     private static void assertAccountIsTheSumOf(Map<String, List<Object>> histories, ProviderAccount account) {

@@ -2,7 +2,7 @@ package io.chanledger.api.readmodels;
 
 import io.chanledger.projections.rebuild.ReadModelProgress;
 import java.time.Duration;
-import java.util.OptionalLong;
+import org.awaitility.Awaitility;
 
 /** Waits, with a deadline, for the channel read models to apply every event stored so far. */
 public final class ReadModelsCaughtUp {
@@ -12,22 +12,7 @@ public final class ReadModelsCaughtUp {
 
     public static void await(ReadModelProgress progress, Duration timeout) {
         long head = progress.head();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            OptionalLong position = progress.position();
-            if (position.isPresent() && position.getAsLong() >= head && !progress.replaying()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the read models did not reach event " + head + " within " + timeout
-                        + " (at " + position + ")");
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Awaitility.await("the read models reach event " + head).atMost(timeout).pollInterval(Duration.ofMillis(10))
+                .until(() -> progress.position().orElse(-1) >= head && !progress.replaying());
     }
 }

@@ -1,5 +1,7 @@
 package io.chanledger.api.support;
 
+import static org.awaitility.Awaitility.await;
+
 import io.chanledger.api.LedgerApplication;
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The service's own main method in a JVM of its own, as an operator starts it: the one way a test
@@ -104,28 +107,25 @@ public final class ServiceProcess {
 
     private void awaitHealthy(Duration timeout) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the service stopped at start-up (exit " + process.exitValue() + "); log: " + log);
-            }
-            try {
-                HttpResponse<String> health = client.send(HttpRequest.newBuilder(
-                        java.net.URI.create(baseUrl() + "/actuator/health")).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (health.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-            sleep(250);
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> healthy(client));
+        } catch (ConditionTimeoutException e) {
+            process.destroyForcibly();
+            throw new AssertionError("the service did not answer its health check within " + timeout + "; log: " + log);
         }
-        process.destroyForcibly();
-        throw new AssertionError("the service did not answer its health check within " + timeout + "; log: " + log);
+    }
+
+    /** Whether the health check answers 200; an assertion error, which ends the wait, once the service has stopped. */
+    private boolean healthy(HttpClient client) throws InterruptedException {
+        if (!process.isAlive()) {
+            throw new AssertionError("the service stopped at start-up (exit " + process.exitValue() + "); log: " + log);
+        }
+        try {
+            return client.send(HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/actuator/health"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+        } catch (IOException notListeningYet) {
+            return false;
+        }
     }
 
     /** The embedded database's server and its backends, from the pid file it keeps in its data directory. */
@@ -145,7 +145,8 @@ public final class ServiceProcess {
 
     private static String serviceClassPath() {
         return String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar"))
+                .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar")
+                        && !entry.contains("test-support"))
                 .toList());
     }
 
@@ -154,15 +155,6 @@ public final class ServiceProcess {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
     }
 

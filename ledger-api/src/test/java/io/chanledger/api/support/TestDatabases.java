@@ -1,9 +1,14 @@
 package io.chanledger.api.support;
 
+import io.chanledger.api.config.RoleMigrations;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * Creates the PostgreSQL databases the tests run on, afresh for every test run. The server comes
@@ -41,6 +46,19 @@ public final class TestDatabases {
                     + "(run them through the README's test command, which starts it): " + e.getMessage(), e);
         }
         return url(name);
+    }
+
+    /**
+     * A fresh in-memory database (H2 in PostgreSQL mode, no server) migrated by Flyway as the
+     * service migrates its store: for a table's own tests.
+     */
+    public static DataSource migratedInMemory() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
+        Flyway.configure().dataSource(dataSource).locations(RoleMigrations.ALL_LOCATIONS.toArray(String[]::new))
+                .outOfOrder(true).load().migrate();
+        return dataSource;
     }
 
     private static String env(String name, String fallback) {

@@ -2,15 +2,12 @@ package io.chanledger.api.watchtower;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.config.Role;
-import io.chanledger.api.config.RoleMigrations;
+import io.chanledger.api.support.TestDatabases;
 import io.chanledger.api.watchtower.ClaimStore.Claim;
 import io.chanledger.api.watchtower.ClaimStore.Status;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,11 +21,7 @@ class ClaimStoreTest {
 
     @BeforeEach
     void migrate() {
-        JdbcDataSource dataSource = new JdbcDataSource();
-        dataSource.setURL("jdbc:h2:mem:claims-" + System.nanoTime()
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(dataSource).locations(RoleMigrations.locations(Role.PROVIDER).toArray(String[]::new)).outOfOrder(true).load().migrate();
-        store = new ClaimStore(dataSource);
+        store = new ClaimStore(TestDatabases.migratedInMemory());
     }
 
     private Claim claim(long amount, Status status) {

@@ -3,15 +3,14 @@ package io.chanledger.api.watchtower;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chanledger.api.channels.command.ChannelCommits;
+import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.gateway.Agent;
 import io.chanledger.api.gateway.GatewayPrices;
 import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.gateway.ProviderIdentity;
-import io.chanledger.api.gateway.SwitchableRpcProxy;
-import io.chanledger.api.channels.command.ChannelHistory;
-import io.chanledger.api.channels.command.ChannelCommits;
-import io.chanledger.api.channels.command.VoucherAdmission;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -20,6 +19,7 @@ import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.watchtower.ClaimStore.Claim;
 import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.chain.devnet.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -209,7 +209,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         admission.admit(SignedVoucher.parse(agent.channelId, amount.toString(), "1", Hex.encode(signature)), null);
         awaitReadModel(agent.channelId);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        try (SwitchableRpcProxy proxy = new SwitchableRpcProxy(devnet.rpcUrl(), Set.of("eth_getBlockByNumber"))) {
+        try (RpcProxy proxy = new RpcProxy(devnet.rpcUrl()).serveWhileDown(Set.of("eth_getBlockByNumber"))) {
             Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(proxy.url(), Duration.ofSeconds(5),
                     RetryPolicy.none())), meters);
             proxy.down(true);
@@ -273,7 +273,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         Set<String> allButBroadcast = Set.of("eth_call", "eth_estimateGas", "eth_getBlockByNumber",
                 "eth_maxPriorityFeePerGas", "eth_getTransactionCount", "eth_getTransactionByHash",
                 "eth_getTransactionReceipt", "eth_chainId", "eth_gasPrice", "eth_feeHistory", "eth_blockNumber");
-        try (SwitchableRpcProxy proxy = new SwitchableRpcProxy(devnet.rpcUrl(), allButBroadcast)) {
+        try (RpcProxy proxy = new RpcProxy(devnet.rpcUrl()).serveWhileDown(allButBroadcast)) {
             Watchtower watchtower = watchtower(other, new EthApi(new JsonRpcClient(proxy.url(), Duration.ofSeconds(5),
                     RetryPolicy.none())), new SimpleMeterRegistry());
             proxy.down(true);

@@ -5,13 +5,9 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.storage.EventStoreMapper;
 import java.math.BigInteger;
 import org.axonframework.common.caching.NoCache;
 import org.axonframework.config.DefaultConfigurer;
@@ -37,12 +33,7 @@ class ChannelSnapshotTest {
     private static final long NOW = 1_700_000_000L;
     private static final String SIG = "0x" + "ab".repeat(65);
 
-    /** The event store's mapper: fields only, uint256 values as decimal strings. */
-    private static final ObjectMapper SNAPSHOTS = new ObjectMapper()
-            .registerModule(new SimpleModule().addSerializer(BigInteger.class, ToStringSerializer.instance))
-            .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-            .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper SNAPSHOTS = EventStoreMapper.create();
 
     private static BigInteger units(long value) {
         return BigInteger.valueOf(value);

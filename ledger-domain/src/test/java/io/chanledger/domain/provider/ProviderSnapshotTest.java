@@ -2,13 +2,8 @@ package io.chanledger.domain.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.chanledger.domain.storage.EventStoreMapper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -21,13 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class ProviderSnapshotTest {
 
-    /** The event store's mapper: fields only, uint256 values as decimal strings. */
-    private static final ObjectMapper SNAPSHOTS = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .registerModule(new SimpleModule().addSerializer(BigInteger.class, ToStringSerializer.instance))
-            .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-            .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper SNAPSHOTS = EventStoreMapper.create();
 
     private static final String ID = "provider-7";
     private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");

@@ -85,7 +85,7 @@ public class CatalogReader {
                 + "FROM marketplace_provider_latency WHERE checked_at >= ? GROUP BY provider_id", rs -> {
                     checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
-        List<ProviderView> providers = jdbc.query("SELECT p.*, h.last_checked, h.latency_ms, h.consecutive_failures, "
+        List<ProviderView> providers = jdbc.query("SELECT " + JdbcProviderDirectoryStore.columns("p") + ", h.last_checked, h.latency_ms, h.consecutive_failures, "
                 + "h.last_error, h.inference_failures, h.inference_error, c.contact, f.logo_url, f.website, "
                 + "f.supports_streaming FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "

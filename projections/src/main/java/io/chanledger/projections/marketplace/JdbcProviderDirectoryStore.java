@@ -9,8 +9,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -22,6 +26,94 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
 
     static final String VERSION_NAME = "providers";
 
+    /** How a Java value is written to its column and read back; null is written as NULL. */
+    private record SqlForm<T>(Function<T, Object> writer, Reader<T> reader) {
+
+        Object write(T value) {
+            return value == null ? null : writer.apply(value);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(ResultSet rs, String column) throws SQLException;
+    }
+
+    private static final SqlForm<String> TEXT = new SqlForm<>(v -> v, ResultSet::getString);
+    private static final SqlForm<Boolean> FLAG = new SqlForm<>(v -> v, ResultSet::getBoolean);
+    private static final SqlForm<Instant> TIME = new SqlForm<>(JdbcProviderDirectoryStore::time,
+            JdbcProviderDirectoryStore::instant);
+    /** A BIGINT column that may be null. */
+    private static final SqlForm<Integer> OPTIONAL_INT = new SqlForm<>(v -> v, (rs, c) -> {
+        long value = rs.getLong(c);
+        return rs.wasNull() ? null : Math.toIntExact(value);
+    });
+    /** Read without the trailing zeros of the column's scale, as the score was given. */
+    private static final SqlForm<BigDecimal> SCORE = new SqlForm<>(v -> v, (rs, c) -> {
+        BigDecimal value = rs.getBigDecimal(c);
+        return value == null ? null : value.stripTrailingZeros();
+    });
+    /** Comma-separated wire spellings. */
+    private static final SqlForm<List<String>> CODES = new SqlForm<>(v -> String.join(",", v), (rs, c) -> {
+        String value = rs.getString(c);
+        return value == null || value.isEmpty() ? List.of() : Arrays.asList(value.split(","));
+    });
+
+    /** One column of marketplace_provider: its name, its form, and the row's value it holds. */
+    private record Column<T>(String name, SqlForm<T> form, Function<ProviderRow, T> getter,
+                             BiConsumer<ProviderRow.Builder, T> setter) {
+
+        Object value(ProviderRow row) {
+            return form.write(getter.apply(row));
+        }
+
+        void read(ResultSet rs, ProviderRow.Builder row) throws SQLException {
+            setter.accept(row, form.reader().read(rs, name));
+        }
+    }
+
+    private static final Column<String> KEY = new Column<>("provider_id", TEXT, ProviderRow::providerId,
+            ProviderRow.Builder::providerId);
+
+    /**
+     * Every column of a row, the key last (where the UPDATE's WHERE takes it): the one place that
+     * pairs a column with its component, for the select list, the writes and the reading.
+     */
+    private static final List<Column<?>> COLUMNS = List.of(
+            new Column<>("address", TEXT, ProviderRow::address, ProviderRow.Builder::address),
+            new Column<>("name", TEXT, ProviderRow::name, ProviderRow.Builder::name),
+            new Column<>("description", TEXT, ProviderRow::description, ProviderRow.Builder::description),
+            new Column<>("api_url", TEXT, ProviderRow::apiUrl, ProviderRow.Builder::apiUrl),
+            new Column<>("category", TEXT, ProviderRow::category, ProviderRow.Builder::category),
+            new Column<>("additional_categories", CODES, ProviderRow::additionalCategories,
+                    ProviderRow.Builder::additionalCategories),
+            new Column<>("tier", TEXT, ProviderRow::tier, ProviderRow.Builder::tier),
+            new Column<>("hotkey", TEXT, ProviderRow::hotkey, ProviderRow.Builder::hotkey),
+            new Column<>("uid", OPTIONAL_INT, ProviderRow::uid, ProviderRow.Builder::uid),
+            new Column<>("docs_url", TEXT, ProviderRow::docsUrl, ProviderRow.Builder::docsUrl),
+            new Column<>("registered_at", TIME, ProviderRow::registeredAt, ProviderRow.Builder::registeredAt),
+            new Column<>("approval", TEXT, ProviderRow::approval, ProviderRow.Builder::approval),
+            new Column<>("approval_changed_at", TIME, ProviderRow::approvalChangedAt,
+                    ProviderRow.Builder::approvalChangedAt),
+            new Column<>("suspension_reason", TEXT, ProviderRow::suspensionReason,
+                    ProviderRow.Builder::suspensionReason),
+            new Column<>("score", SCORE, ProviderRow::score, ProviderRow.Builder::score),
+            new Column<>("online", FLAG, ProviderRow::online, ProviderRow.Builder::online),
+            new Column<>("online_changed_at", TIME, ProviderRow::onlineChangedAt, ProviderRow.Builder::onlineChangedAt),
+            new Column<>("offline_reason", TEXT, ProviderRow::offlineReason, ProviderRow.Builder::offlineReason),
+            new Column<>("models_published_at", TIME, ProviderRow::modelsPublishedAt,
+                    ProviderRow.Builder::modelsPublishedAt),
+            new Column<>("inference_online", FLAG, ProviderRow::inferenceOnline, ProviderRow.Builder::inferenceOnline),
+            new Column<>("inference_changed_at", TIME, ProviderRow::inferenceChangedAt,
+                    ProviderRow.Builder::inferenceChangedAt),
+            KEY);
+
+    private static final String UPDATE = "UPDATE marketplace_provider SET "
+            + COLUMNS.subList(0, COLUMNS.size() - 1).stream().map(c -> c.name() + " = ?")
+                    .collect(Collectors.joining(", ")) + " WHERE " + KEY.name() + " = ?";
+    private static final String INSERT = "INSERT INTO marketplace_provider (" + columns("") + ") VALUES ("
+            + String.join(", ", Collections.nCopies(COLUMNS.size(), "?")) + ")";
+
     private final JdbcTemplate jdbc;
 
     public JdbcProviderDirectoryStore(JdbcTemplate jdbc) {
@@ -30,29 +122,15 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
 
     @Override
     public Optional<ProviderRow> find(String providerId) {
-        return jdbc.query("SELECT * FROM marketplace_provider WHERE provider_id = ?",
+        return jdbc.query("SELECT " + columns("") + " FROM marketplace_provider WHERE provider_id = ?",
                 (rs, n) -> row(rs), providerId).stream().findFirst();
     }
 
     @Override
     public void save(ProviderRow row) {
-        Object[] values = {row.address(), row.name(), row.description(), row.apiUrl(), row.category(),
-                String.join(",", row.additionalCategories()), row.tier(), row.hotkey(), row.uid(), row.docsUrl(),
-                time(row.registeredAt()), row.approval(), time(row.approvalChangedAt()), row.suspensionReason(),
-                row.score(), row.online(), time(row.onlineChangedAt()), row.offlineReason(),
-                time(row.modelsPublishedAt()), row.inferenceOnline(), time(row.inferenceChangedAt()),
-                row.providerId()};
-        int updated = jdbc.update("UPDATE marketplace_provider SET address = ?, name = ?, description = ?, api_url = ?, "
-                + "category = ?, additional_categories = ?, tier = ?, hotkey = ?, uid = ?, docs_url = ?, "
-                + "registered_at = ?, approval = ?, approval_changed_at = ?, suspension_reason = ?, score = ?, "
-                + "online = ?, online_changed_at = ?, offline_reason = ?, models_published_at = ?, "
-                + "inference_online = ?, inference_changed_at = ? WHERE provider_id = ?", values);
-        if (updated == 0) {
-            jdbc.update("INSERT INTO marketplace_provider (address, name, description, api_url, category, "
-                    + "additional_categories, tier, hotkey, uid, docs_url, registered_at, approval, approval_changed_at, "
-                    + "suspension_reason, score, online, online_changed_at, offline_reason, models_published_at, "
-                    + "inference_online, inference_changed_at, provider_id) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values);
+        Object[] values = COLUMNS.stream().map(c -> c.value(row)).toArray();
+        if (jdbc.update(UPDATE, values) == 0) {
+            jdbc.update(INSERT, values);
         }
     }
 
@@ -98,20 +176,19 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
         jdbc.update("DELETE FROM marketplace_provider");
     }
 
+    /** The directory's columns, each {@code alias.name} when an alias is given, for a select list. */
+    static String columns(String alias) {
+        return COLUMNS.stream().map(c -> alias.isEmpty() ? c.name() : alias + "." + c.name())
+                .collect(Collectors.joining(", "));
+    }
+
+    /** The row at the result set's current position, read from the columns {@link #columns} selects. */
     static ProviderRow row(ResultSet rs) throws SQLException {
-        String additional = rs.getString("additional_categories");
-        long uid = rs.getLong("uid");
-        Integer uidValue = rs.wasNull() ? null : Math.toIntExact(uid);
-        BigDecimal score = rs.getBigDecimal("score");
-        return new ProviderRow(rs.getString("provider_id"), rs.getString("address"), rs.getString("name"),
-                rs.getString("description"), rs.getString("api_url"), rs.getString("category"),
-                additional == null || additional.isEmpty() ? List.of() : Arrays.asList(additional.split(",")),
-                rs.getString("tier"), rs.getString("hotkey"), uidValue, rs.getString("docs_url"),
-                instant(rs, "registered_at"), rs.getString("approval"), instant(rs, "approval_changed_at"),
-                rs.getString("suspension_reason"), score == null ? null : score.stripTrailingZeros(),
-                rs.getBoolean("online"), instant(rs, "online_changed_at"), rs.getString("offline_reason"),
-                instant(rs, "models_published_at"), rs.getBoolean("inference_online"),
-                instant(rs, "inference_changed_at"));
+        ProviderRow.Builder row = ProviderRow.builder();
+        for (Column<?> column : COLUMNS) {
+            column.read(rs, row);
+        }
+        return row.build();
     }
 
     static OffsetDateTime time(Instant instant) {

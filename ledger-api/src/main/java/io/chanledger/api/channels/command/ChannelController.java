@@ -3,7 +3,7 @@ package io.chanledger.api.channels.command;
 import io.chanledger.api.channels.query.ChannelAudience;
 import io.chanledger.api.channels.query.ChannelView;
 import io.chanledger.api.channels.query.ChannelViewer;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.eip712.Hex;
 import jakarta.servlet.http.HttpServletRequest;

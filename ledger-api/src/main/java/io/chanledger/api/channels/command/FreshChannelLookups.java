@@ -1,8 +1,8 @@
 package io.chanledger.api.channels.command;
 
 import io.chanledger.api.chain.ListenerProperties;
-import io.chanledger.api.web.ClientAddress;
-import io.chanledger.api.web.ClientRateLimiter;
+import io.chanledger.api.http.ClientAddress;
+import io.chanledger.api.http.ClientRateLimiter;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
 import io.micrometer.core.instrument.Counter;

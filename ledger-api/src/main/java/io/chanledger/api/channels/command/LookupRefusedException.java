@@ -1,6 +1,6 @@
 package io.chanledger.api.channels.command;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import java.time.Duration;
 import org.springframework.http.HttpStatus;
 

@@ -1,6 +1,6 @@
 package io.chanledger.api.channels.command;
 
-import io.chanledger.api.web.ErrorBodies;
+import io.chanledger.api.http.ErrorBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;

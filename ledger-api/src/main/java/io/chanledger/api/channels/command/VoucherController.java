@@ -3,7 +3,7 @@ package io.chanledger.api.channels.command;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ConditionalOnRole;
 import io.chanledger.api.config.Role;
-import io.chanledger.api.web.HotPathJson;
+import io.chanledger.api.http.HotPathJson;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;

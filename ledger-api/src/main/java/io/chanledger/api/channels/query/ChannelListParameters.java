@@ -1,6 +1,6 @@
 package io.chanledger.api.channels.query;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelQuery;

@@ -2,7 +2,7 @@ package io.chanledger.api.channels.query;
 
 import io.chanledger.api.channels.command.ContractSettingsHistory;
 import io.chanledger.api.readmodels.ReadModelProperties;
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.channel.ChannelBalance;

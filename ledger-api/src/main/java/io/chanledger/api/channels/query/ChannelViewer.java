@@ -1,6 +1,6 @@
 package io.chanledger.api.channels.query;
 
-import io.chanledger.api.web.ApiProblem;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.projections.channel.ChannelQuery;
 import java.util.Map;
 import org.springframework.http.HttpStatus;

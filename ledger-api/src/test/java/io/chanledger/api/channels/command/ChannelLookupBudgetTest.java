@@ -17,14 +17,14 @@ import io.chanledger.api.support.TestKeys;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.chain.devnet.RpcProxy;
 import io.chanledger.chain.lookup.ContractChannelLookup;
 import io.chanledger.chain.rpc.EthApi;
-import io.chanledger.chain.rpc.FaultyRpcProxy;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.chain.rpc.RpcException;
-import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
+import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
@@ -51,6 +51,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class ChannelLookupBudgetTest extends LedgerIntegrationTest {
     @Autowired
     ObjectMapper json;
 
-    private final FaultyRpcProxy node = new FaultyRpcProxy(devnet().rpcUrl(), Duration.ofSeconds(1));
+    private final RpcProxy node = RpcProxy.failingEveryOther(devnet().rpcUrl(), Duration.ofSeconds(1));
     private final AtomicLong nanos = new AtomicLong(System.nanoTime());
 
     {
@@ -221,9 +222,7 @@ class ChannelLookupBudgetTest extends LedgerIntegrationTest {
         try {
             List<Future<Optional<OnChainChannel>>> answers = new ArrayList<>();
             answers.add(pool.submit(() -> lookups.find(id, "10.0.3.0")));
-            while (calls.get() == 0) {
-                Thread.onSpinWait();
-            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> calls.get() > 0);
             for (int i = 1; i < 8; i++) {
                 String client = "10.0.3." + i;
                 answers.add(pool.submit(() -> lookups.find(id, client)));

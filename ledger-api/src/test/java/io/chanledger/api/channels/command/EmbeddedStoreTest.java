@@ -2,6 +2,7 @@ package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.LedgerApplication;
@@ -105,11 +106,9 @@ class EmbeddedStoreTest {
             HttpRequest.Builder replay = HttpRequest.newBuilder(URI.create(base + "/api/admin/replay"))
                     .header("Authorization", "Bearer embedded-admin");
             assertThat(Http.send(replay.POST(HttpRequest.BodyPublishers.noBody())).status()).isEqualTo(202);
-            JsonNode status = Http.send(replay.GET()).json();
-            for (int i = 0; i < 300 && !status.path("state").asText().matches("COMPLETED|FAILED"); i++) {
-                Thread.sleep(100);
-                status = Http.send(replay.GET()).json();
-            }
+            JsonNode status = await("the replay finishes").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> Http.send(replay.GET()).json(),
+                            s -> s.path("state").asText().matches("COMPLETED|FAILED"));
 
             assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("COMPLETED");
             assertThat(status.path("matches").asBoolean()).as(status.toString()).isTrue();

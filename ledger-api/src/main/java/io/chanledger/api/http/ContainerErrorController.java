@@ -1,0 +1,41 @@
+package io.chanledger.api.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.boot.web.servlet.error.ErrorController;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.RequestMapping;
+
+/**
+ * The error page the container forwards to when it refuses a request itself (408 on a body that
+ * does not arrive, 400 on headers over its limit), in place of Spring Boot's default JSON. Asked
+ * for directly, {@code /error} is not a resource: 404.
+ */
+@Hidden
+@Controller
+@RequestMapping("${server.error.path:${error.path:/error}}")
+class ContainerErrorController implements ErrorController {
+
+    private final ObjectMapper mapper;
+
+    ContainerErrorController(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    @RequestMapping
+    void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        if (request.getDispatcherType() != DispatcherType.ERROR || !(status instanceof Integer code)) {
+            ErrorBodies.write(request, response, mapper, HttpStatus.NOT_FOUND, "not_found", "no such resource");
+            return;
+        }
+        ContainerErrors.write((String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI), response, mapper,
+                code);
+    }
+}
