@@ -31,11 +31,20 @@ describe('chart columns', () => {
     expect(cents('123456789012')).toBe(123456.78);
   });
 
-  it('puts each day at its UTC midnight', () => {
+  it('puts each day at its UTC midnight, a day without activity at zero', () => {
     const columns = dayColumns([
-      { day: '2026-11-24', charged: '1500000', requests: 3, claimed: '0', fees: '0' },
+      { day: '2026-11-23', charged: '1500000', requests: 3, claimed: '0', fees: '0' },
       { day: '2026-11-25', charged: '20000', requests: 1, claimed: '1000000', fees: '20000' },
     ]);
-    expect(columns).toEqual([[1_795_478_400, 1_795_564_800], [1.5, 0.02], [0, 1]]);
+    expect(columns).toEqual([[1_795_392_000, 1_795_478_400, 1_795_564_800], [1.5, 0, 0.02], [0, 0, 1]]);
+  });
+
+  it('starts a single day from the day before', () => {
+    const columns = dayColumns([{ day: '2026-11-25', charged: '20000', requests: 1, claimed: '0', fees: '0' }]);
+    expect(columns).toEqual([[1_795_478_400, 1_795_564_800], [0, 0.02], [0, 0]]);
+  });
+
+  it('has no point without a day', () => {
+    expect(dayColumns([])).toEqual([[], [], []]);
   });
 });

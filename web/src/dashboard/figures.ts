@@ -34,11 +34,23 @@ export function cents(units: string): number {
   return Number(BigInt(units) / 10_000n) / 100;
 }
 
-/** uPlot's columns for the days: the day's start (epoch seconds), charged and claimed in USDC. */
+/**
+ * uPlot's columns for the days: each day's start (epoch seconds) from the first day to the last,
+ * a day without activity at zero, then charged and claimed in USDC. A single day starts from the
+ * day before it, so that a line is drawn rather than a lone point on a year-long axis.
+ */
 export function dayColumns(days: Day[]): number[][] {
-  return [
-    days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000),
-    days.map((d) => cents(d.charged)),
-    days.map((d) => cents(d.claimed)),
-  ];
+  const columns: number[][] = [[], [], []];
+  if (days.length === 0) return columns;
+  const byStart = new Map(days.map((d) => [Date.parse(`${d.day}T00:00:00Z`) / 1000, d]));
+  const starts = [...byStart.keys()];
+  const last = Math.max(...starts);
+  const first = days.length === 1 ? last - DAY : Math.min(...starts);
+  for (let start = first; start <= last; start += DAY) {
+    const day = byStart.get(start);
+    columns[0].push(start);
+    columns[1].push(day ? cents(day.charged) : 0);
+    columns[2].push(day ? cents(day.claimed) : 0);
+  }
+  return columns;
 }

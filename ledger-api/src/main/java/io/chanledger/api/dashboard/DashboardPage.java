@@ -1,15 +1,10 @@
 package io.chanledger.api.dashboard;
 
 import io.chanledger.api.gateway.ConditionalOnGateway;
+import io.chanledger.api.web.BuiltPage;
 import io.swagger.v3.oas.annotations.Hidden;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,31 +34,11 @@ class DashboardPage implements WebMvcConfigurer {
             + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
-    private final byte[] page;
-
-    DashboardPage() throws IOException {
-        Resource resource = new ClassPathResource(PAGE);
-        if (resource.exists()) {
-            try (InputStream in = resource.getInputStream()) {
-                page = in.readAllBytes();
-            }
-        } else {
-            page = null;
-        }
-    }
+    private final BuiltPage page = BuiltPage.load(PAGE, CONTENT_SECURITY_POLICY, "The dashboard page is");
 
     @GetMapping("/dashboard")
     ResponseEntity<byte[]> dashboard() {
-        if (page == null) {
-            // a jar built without the front end (./mvnw without deploy/run.sh or deploy/test.sh first)
-            return ResponseEntity.status(HttpStatus.NOT_FOUND).contentType(MediaType.TEXT_PLAIN)
-                    .body("The dashboard page is not in this build: build web/ first (deploy/run.sh does).\n".getBytes());
-        }
-        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
-                .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                .header("X-Content-Type-Options", "nosniff")
-                .header("Referrer-Policy", "same-origin")
-                .body(page);
+        return page.response();
     }
 
     /** Vite puts a content hash in every asset's name, so browsers may keep them for a year. */

@@ -11,7 +11,10 @@ import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.chain.ingest.ChainListener;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -100,5 +103,21 @@ class ProviderRoleTest {
                 "/channels", "/my-channels", "/skills", "/providers/x", "/assets/index.js"}) {
             assertProblemNotFound(Http.get(base + page));
         }
+    }
+
+    @Test
+    void itServesItsDashboardPageAndItsAssetsWhenTheBuildHasThem() {
+        Http.Reply page = Http.get(base + "/dashboard");
+        Assumptions.assumeTrue(page.status() == 200, () -> "the dashboard page is not built: " + page.body());
+
+        assertThat(page.contentType()).startsWith("text/html");
+        assertThat(page.raw().headers().firstValue("Content-Security-Policy")).get().asString()
+                .contains("connect-src 'self';");
+        Matcher script = Pattern.compile("src=\"(/dashboard/assets/[^\"]+\\.js)\"").matcher(page.body());
+        assertThat(script.find()).as(page.body()).isTrue();
+        Http.Reply asset = Http.get(base + script.group(1));
+        assertThat(asset.status()).isEqualTo(200);
+        assertThat(asset.raw().headers().firstValue("Cache-Control")).get().asString().contains("immutable");
+        assertProblemNotFound(Http.get(base + "/dashboard/assets/missing.js"));
     }
 }
