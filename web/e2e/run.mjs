@@ -8,7 +8,8 @@
 // CHAN_E2E_PROVIDER_KEY (its parties' test keys), CHAN_E2E_SCREENSHOTS (directory for one screenshot
 // per page), CHAN_CHROMIUM (the browser, /usr/bin/chromium by default), CHAN_E2E_CLAIM_CHANNEL (a
 // channel with one claim on-chain) with its CHAN_E2E_CLAIM_PAYOUT, CHAN_E2E_CLAIM_FEE and
-// CHAN_E2E_CLAIM_TOTAL (base units).
+// CHAN_E2E_CLAIM_TOTAL (base units); CHAN_E2E_DASHBOARD (the gateway provider's dashboard as the
+// admin reads it) and CHAN_E2E_DASHBOARD_CLAIM_CHANNEL, _PAYOUT and _FEE (a claim of that provider).
 // Prints one line per scenario; exits 1 when any failed.
 import { mkdir } from 'node:fs/promises';
 import { launchBrowser } from './browser.mjs';
@@ -35,6 +36,12 @@ const env = {
     payout: process.env.CHAN_E2E_CLAIM_PAYOUT,
     fee: process.env.CHAN_E2E_CLAIM_FEE,
     totalClaimed: process.env.CHAN_E2E_CLAIM_TOTAL,
+  },
+  dashboard: process.env.CHAN_E2E_DASHBOARD ? JSON.parse(process.env.CHAN_E2E_DASHBOARD) : null,
+  dashboardClaim: {
+    channelId: process.env.CHAN_E2E_DASHBOARD_CLAIM_CHANNEL,
+    payout: process.env.CHAN_E2E_DASHBOARD_CLAIM_PAYOUT,
+    fee: process.env.CHAN_E2E_DASHBOARD_CLAIM_FEE,
   },
   screenshots,
 };

@@ -406,6 +406,75 @@ const providerClaimables = {
   },
 };
 
+/** The dashboard's API reads of a page: every request it made to the service's /api. */
+function apiCalls(page, env) {
+  const calls = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === env.baseUrl && url.pathname.startsWith('/api/')) calls.push(url.pathname);
+  });
+  return calls;
+}
+
+const providerDashboard = {
+  name: "provider dashboard: the provider's wallet sees its earnings, claims and revenue per model",
+  async run(context, env) {
+    expect(env.providerKey && env.dashboard && env.dashboardClaim.channelId, 'no provider key, dashboard or claim given');
+    const expected = env.dashboard;
+    const page = await open(context, env, env.providerKey);
+    const calls = apiCalls(page, env);
+    await page.goto(`${env.baseUrl}/dashboard`);
+    await page.click('button[name=connectWallet]');
+    await page.locator('[data-testid=earnings]').waitFor({ timeout: 20_000 });
+    const text = async (selector) => (await page.locator(selector).first().textContent()).trim();
+    const address = await text('[data-testid=provider-address]');
+    expect(address === expected.provider, `provider ${address}, expected ${expected.provider}`);
+    for (const [id, member] of [['charged', 'charged'], ['claimed', 'claimed'], ['fees', 'fees'],
+      ['unclaimed', 'unclaimedCharged'], ['claimable', 'claimable']]) {
+      const shown = await text(`[data-testid=earnings-${id}]`);
+      expect(shown === `${usdc(expected.earnings[member])} USDC`, `${id}: shown ${shown}, expected ${usdc(expected.earnings[member])}`);
+    }
+    for (const model of expected.models) {
+      const row = page.locator(`[data-testid=models] tr[data-model="${model.model}"]`);
+      const charged = (await row.locator('[data-testid=model-charged]').textContent()).trim();
+      const requests = (await row.locator('[data-testid=model-requests]').textContent()).trim();
+      expect(charged === usdc(model.charged) && requests === String(model.requests),
+        `${model.model}: shown ${charged} USDC in ${requests} requests, expected ${usdc(model.charged)} in ${model.requests}`);
+    }
+    expect(expected.models.some((m) => m.model === 'echo-1') && expected.models.some((m) => m.model === 'echo-flat'),
+      `the paid models are not both listed: ${JSON.stringify(expected.models)}`);
+    const claim = page.locator(`[data-testid=claims] tr[data-channel-id="${env.dashboardClaim.channelId}"]`);
+    const payout = (await claim.locator('[data-testid=claim-payout]').textContent()).trim();
+    const fee = (await claim.locator('[data-testid=claim-fee]').textContent()).trim();
+    const total = (await claim.locator('[data-testid=claim-total]').textContent()).trim();
+    const tx = (await claim.locator('[data-testid=claim-tx]').textContent()).trim();
+    expect(payout === usdc(env.dashboardClaim.payout) && fee === usdc(env.dashboardClaim.fee)
+      && total === usdc(env.dashboardClaim.payout), `claim shows ${payout} / ${fee} / ${total}`);
+    expect(/^0x[0-9a-f]{64}$/.test(tx), `claim transaction ${tx}`);
+    await page.locator('[data-testid=days-chart] canvas').first().waitFor();
+    await shot(page, env, 'provider-dashboard');
+    const unexpected = calls.filter((path) => path !== '/api/chan/signing' && path !== '/api/provider/dashboard');
+    expect(unexpected.length === 0, `the dashboard called more than the provider's API: ${unexpected.join(', ')}`);
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
+const strangerOnDashboard = {
+  name: 'provider dashboard: another wallet is refused and sees nothing',
+  async run(context, env) {
+    expect(env.consumerKey, 'no consumer key given');
+    const page = await open(context, env, env.consumerKey);
+    await page.goto(`${env.baseUrl}/dashboard`);
+    await page.click('button[name=connectWallet]');
+    const error = await page.locator('[data-testid=dashboard-error]').textContent({ timeout: 20_000 });
+    expect(error.startsWith('wallet_not_provider'), `the error shown: ${error}`);
+    expect(await page.locator('[data-testid=earnings]').count() === 0, 'figures shown to a stranger');
+    page.assertNoErrors();
+    await page.close();
+  },
+};
+
 const cleanup = {
   name: 'stop the stub provider',
   async run() {
@@ -414,4 +483,4 @@ const cleanup = {
 };
 
 export const scenarios = [registerAndApprove, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
-  explorerAndClaim, providerClaimables, cleanup];
+  explorerAndClaim, providerClaimables, providerDashboard, strangerOnDashboard, cleanup];

@@ -103,6 +103,9 @@ export type ChannelEventType = ChannelEvent['type'];
 export type ExplorerSummary = Schemas['ExplorerSummary'];
 export type ExplorerActivity = Schemas['Activity'];
 
+/** GET /api/provider/dashboard, on a provider's own server: its earnings, claims, channels at risk, revenue per model. */
+export type ProviderDashboard = Schemas['ProviderDashboard'];
+
 export interface Claimable {
   provider: string;
   totals: {

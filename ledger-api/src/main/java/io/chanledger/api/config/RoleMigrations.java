@@ -24,9 +24,11 @@ public final class RoleMigrations {
     public static final String MARKETPLACE = "classpath:db/migration/marketplace";
     /** The gateway's answers and instances, the watchtower's claims, close watch and excess returns. */
     public static final String GATEWAY = "classpath:db/migration/gateway";
+    /** A provider's earnings read model, behind its dashboard (module projections). */
+    public static final String EARNINGS = "classpath:db/projections/earnings";
 
     /** Every location, in the order {@link Role#ALL} lists them. */
-    public static final List<String> ALL_LOCATIONS = List.of(CORE, CHAIN, CHANNELS, MARKETPLACE, GATEWAY);
+    public static final List<String> ALL_LOCATIONS = List.of(CORE, CHAIN, CHANNELS, MARKETPLACE, GATEWAY, EARNINGS);
 
     private RoleMigrations() {
     }
@@ -39,6 +41,7 @@ public final class RoleMigrations {
         }
         if (role.runs(Role.PROVIDER)) {
             locations.add(GATEWAY);
+            locations.add(EARNINGS);
         }
         return List.copyOf(locations);
     }

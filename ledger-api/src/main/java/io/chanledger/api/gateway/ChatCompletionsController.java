@@ -104,7 +104,8 @@ class ChatCompletionsController {
         }
         Upstream upstream = upstreams.chat(rate);
         SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), response);
+        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), rate.id(),
+                response);
         if (receipt == null) {
             return;
         }
@@ -149,10 +150,11 @@ class ChatCompletionsController {
      * earlier request whose answer is kept, which has then been answered again at no charge. A
      * voucher whose request is still running here is told to come back for its answer.
      */
-    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, HttpServletResponse response)
+    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, String model,
+                                         HttpServletResponse response)
             throws IOException {
         try {
-            return metering.admit(voucher, hold);
+            return metering.admit(voucher, hold, model);
         } catch (VoucherRejectedException rejection) {
             if (rejection.reason() == VoucherRejection.INVALID_VOUCHER_FORMAT) {
                 throw rejection;
@@ -280,7 +282,7 @@ class ChatCompletionsController {
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
         SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, cost, response);
+        VoucherReceipt receipt = admitOrReplay(voucher, cost, rate.id(), response);
         if (receipt == null) {
             return;
         }

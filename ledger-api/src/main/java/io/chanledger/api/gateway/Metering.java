@@ -50,9 +50,10 @@ class Metering {
         this.provider = identity.address();
     }
 
-    VoucherReceipt admit(SignedVoucher voucher, BigInteger hold) {
+    /** Admits the voucher of a request for {@code model}, which its VoucherAccepted records. */
+    VoucherReceipt admit(SignedVoucher voucher, BigInteger hold, String model) {
         long holdUntil = clock.instant().plus(holdTtl).getEpochSecond();
-        VoucherReceipt receipt = admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider));
+        VoucherReceipt receipt = admission.admit(voucher, new MeteredRequest(hold, holdUntil, provider, model));
         running.add(key(receipt.channelId(), receipt.nonce()));
         return receipt;
     }

@@ -1,13 +1,7 @@
 package io.chanledger.api.pages;
 
+import io.chanledger.api.http.BuiltPage;
 import io.swagger.v3.oas.annotations.Hidden;
-import java.io.IOException;
-import java.io.InputStream;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.Resource;
-import org.springframework.http.CacheControl;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -17,8 +11,6 @@ import org.springframework.web.bind.annotation.GetMapping;
  * built {@code index.html}, so deep links and reloads work. Only these routes are mapped, never a
  * catch-all, so {@code /api}, {@code /v1}, {@code /actuator}, {@code /v3/api-docs}, {@code /echo}
  * and any address added later keep their own answers (an unknown one stays a JSON 404).
- * {@code index.html} is revalidated on every load, since it names the hashed assets of the
- * current build.
  */
 @Hidden
 @Controller
@@ -36,31 +28,11 @@ class PageRoutes {
             + "style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; connect-src 'self' http: https:; "
             + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
-    private final byte[] index;
-
-    PageRoutes() throws IOException {
-        Resource resource = new ClassPathResource(INDEX);
-        if (resource.exists()) {
-            try (InputStream in = resource.getInputStream()) {
-                index = in.readAllBytes();
-            }
-        } else {
-            index = null;
-        }
-    }
+    private final BuiltPage index = BuiltPage.load(INDEX, CONTENT_SECURITY_POLICY, "The web pages are");
 
     @GetMapping({"/", "/providers/{providerId}", "/skills", "/skills/{slug}", "/become-a-provider", "/console",
             "/channels", "/channels/{channelId}", "/my-channels"})
     ResponseEntity<byte[]> page() {
-        if (index == null) {
-            // a jar built without the front end (./mvnw without deploy/run.sh or deploy/test.sh first)
-            return ResponseEntity.status(HttpStatus.NOT_FOUND).contentType(MediaType.TEXT_PLAIN)
-                    .body("The web pages are not in this build: build web/ first (deploy/run.sh does).\n".getBytes());
-        }
-        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
-                .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                .header("X-Content-Type-Options", "nosniff")
-                .header("Referrer-Policy", "same-origin")
-                .body(index);
+        return index.response();
     }
 }

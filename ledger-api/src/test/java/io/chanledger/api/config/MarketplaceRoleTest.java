@@ -53,7 +53,8 @@ class MarketplaceRoleTest {
                 .contains("voucherAdmission", "channelController", "signingInfoController", "operatorHealthController",
                         "replayController", "walletAuthenticator")
                 .doesNotContain("providerIdentity", "priceList", "paymentTerms", "paidAnswers",
-                        "heldRequestRelease", "watchtower", "claimStore", "voucherController");
+                        "heldRequestRelease", "watchtower", "claimStore", "voucherController",
+                        "providerDashboardController", "dashboardPage", "earningsProjection", "earningsTable");
         assertThat(context.getBeanNamesForType(ChainListener.class)).hasSize(1);
     }
 
@@ -66,7 +67,7 @@ class MarketplaceRoleTest {
                 .contains("/api/chan/signing", "/api/channels", "/api/channels/{channelId}",
                         "/api/channels/{channelId}/events", "/api/audit/events", "/api/admin/health")
                 .noneMatch(route -> route.startsWith("/v1/") || route.startsWith("/echo/") || route.startsWith("/demo/"))
-                .doesNotContain("/api/channels/{channelId}/vouchers");
+                .doesNotContain("/api/channels/{channelId}/vouchers", "/api/provider/dashboard", "/dashboard");
     }
 
     @Test
@@ -82,6 +83,11 @@ class MarketplaceRoleTest {
         assertGatewayNotFound(Http.postJson(base + "/v1/close-channel", "{\"channelId\":\"" + CHANNEL + "\"}"));
         assertProblemNotFound(Http.postJson(base + "/api/channels/" + CHANNEL + "/vouchers", "{}"));
         assertProblemNotFound(Http.postJson(base + "/demo/word-count", "{\"text\":\"a b\"}"));
+        assertProblemNotFound(Http.get(base + "/api/provider/dashboard"));
+        for (String page : new String[] {"/dashboard", "/dashboard/", "/dashboard/assets/index.js",
+                "/provider-pages/dashboard.html", "/dashboard.html"}) {
+            assertProblemNotFound(Http.get(base + page));
+        }
     }
 
     @Test

@@ -12,7 +12,10 @@ import io.chanledger.chain.ingest.ChainListener;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -49,7 +52,8 @@ class ProviderRoleTest {
         assertThat(context.getBeanNamesForType(ChainListener.class)).hasSize(1);
         assertThat(context.getBeanDefinitionNames())
                 .contains("providerIdentity", "priceList", "paymentTerms", "paidAnswers", "heldRequestRelease",
-                        "claimStore", "voucherController")
+                        "claimStore", "voucherController", "providerDashboardController", "dashboardPage",
+                        "earningsProjection", "earningsTable")
                 .contains("voucherAdmission", "channelController", "signingInfoController", "operatorHealthController",
                         "replayController", "walletAuthenticator")
                 .doesNotContain("marketplaceCatalog", "providerDirectoryProjection", "providerAggregateModule",
@@ -61,7 +65,8 @@ class ProviderRoleTest {
     void itRoutesAProvidersPathsAndNoneOfTheMarketplaces() {
         assertThat(RoleContexts.routes(context))
                 .contains("/v1/chat/completions", "/v1/pricing", "/v1/models", "/v1/docs", "/v1/close-channel",
-                        "/api/channels/{channelId}/vouchers", "/api/providers/{address}/claimable")
+                        "/api/channels/{channelId}/vouchers", "/api/providers/{address}/claimable",
+                        "/api/provider/dashboard", "/dashboard")
                 .contains("/api/chan/signing", "/api/channels", "/api/channels/{channelId}/events",
                         "/api/audit/events", "/api/admin/health", "/api/admin/replay")
                 .noneMatch(route -> route.startsWith("/api/directory") || route.startsWith("/api/mcp")
@@ -83,14 +88,20 @@ class ProviderRoleTest {
         assertThat(unpaid.status()).as(unpaid.body()).isEqualTo(402);
         assertThat(unpaid.raw().headers().firstValue("X-Payment-Signing")).contains(base + "/api/chan/signing");
 
+        Http.Reply dashboard = Http.get(base + "/api/provider/dashboard");
+        assertThat(dashboard.status()).as(dashboard.body()).isEqualTo(401);
+        assertThat(dashboard.json().path("code").asText()).isEqualTo("wallet_auth_required");
+
         assertProblemNotFound(Http.get(base + "/api/mcp/providers"));
+        assertProblemNotFound(Http.get(base + "/api/web/settings"));
         assertProblemNotFound(Http.get(base + "/api/directory/providers"));
         assertProblemNotFound(Http.postJson(base + "/api/directory/providers", "{}"));
         assertProblemNotFound(Http.get(base + "/api/validator/registry"));
         assertProblemNotFound(Http.postJson(base + "/api/gas-station", "{}"));
         assertProblemNotFound(Http.get(base + "/api/skills"));
         assertProblemNotFound(Http.get(base + "/api/agent"));
-        for (String page : new String[] {"/", "/console", "/become-a-provider", "/index.html", "/llms.txt"}) {
+        for (String page : new String[] {"/", "/console", "/become-a-provider", "/index.html", "/llms.txt",
+                "/channels", "/my-channels", "/skills", "/providers/x", "/assets/index.js"}) {
             assertProblemNotFound(Http.get(base + page));
         }
     }
@@ -99,5 +110,21 @@ class ProviderRoleTest {
     void itsFreshDatabaseHoldsItsOwnTablesAndNoneOfTheMarketplaces() {
         assertThat(RoleSchemas.tablesIn(context.getBean(DataSource.class)))
                 .isEqualTo(RoleSchemas.tablesOf(Role.PROVIDER));
+    }
+
+    @Test
+    void itServesItsDashboardPageAndItsAssetsWhenTheBuildHasThem() {
+        Http.Reply page = Http.get(base + "/dashboard");
+        Assumptions.assumeTrue(page.status() == 200, () -> "the dashboard page is not built: " + page.body());
+
+        assertThat(page.contentType()).startsWith("text/html");
+        assertThat(page.raw().headers().firstValue("Content-Security-Policy")).get().asString()
+                .contains("connect-src 'self';");
+        Matcher script = Pattern.compile("src=\"(/dashboard/assets/[^\"]+\\.js)\"").matcher(page.body());
+        assertThat(script.find()).as(page.body()).isTrue();
+        Http.Reply asset = Http.get(base + script.group(1));
+        assertThat(asset.status()).isEqualTo(200);
+        assertThat(asset.raw().headers().firstValue("Cache-Control")).get().asString().contains("immutable");
+        assertProblemNotFound(Http.get(base + "/dashboard/assets/missing.js"));
     }
 }

@@ -42,7 +42,8 @@ class RoleBoundariesTest {
                 "io.chanledger.api.gasstation", Role.MARKETPLACE,
                 "io.chanledger.api.pages", Role.MARKETPLACE,
                 "io.chanledger.api.gateway", Role.PROVIDER,
-                "io.chanledger.api.watchtower", Role.PROVIDER));
+                "io.chanledger.api.watchtower", Role.PROVIDER,
+                "io.chanledger.api.dashboard", Role.PROVIDER));
     }
 
     @Test

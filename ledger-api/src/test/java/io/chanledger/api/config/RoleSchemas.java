@@ -17,8 +17,8 @@ final class RoleSchemas {
             "marketplace_registration_nonce", "marketplace_read_version", "marketplace_skill_version",
             "marketplace_feedback", "marketplace_provider_latency", "marketplace_telemetry",
             "marketplace_provider_profile", "gas_grant");
-    static final Set<String> GATEWAY = Set.of("gateway_claim", "gateway_close_watch", "gateway_excess_return",
-            "gateway_answer", "gateway_instance");
+    static final Set<String> PROVIDER = Set.of("gateway_claim", "gateway_close_watch", "gateway_excess_return",
+            "gateway_answer", "gateway_instance", "earnings_request", "earnings_claim");
 
     private RoleSchemas() {
     }
@@ -30,7 +30,7 @@ final class RoleSchemas {
             tables.addAll(MARKETPLACE);
         }
         if (role.runs(Role.PROVIDER)) {
-            tables.addAll(GATEWAY);
+            tables.addAll(PROVIDER);
         }
         return tables;
     }

@@ -55,7 +55,7 @@ class HoldReleaseAtStartTest {
             SignedVoucher voucher = SignedVoucher.parse(channelId, "100000", "1",
                     Channels.sign(CONSUMER, channelId, BigInteger.valueOf(100_000), BigInteger.ONE));
             // admitted as the gateway admits a request, which then never reaches its settlement
-            first.getBean(Metering.class).admit(voucher, BigInteger.valueOf(2_000));
+            first.getBean(Metering.class).admit(voucher, BigInteger.valueOf(2_000), "echo-1");
             await("the read model to show the hold").atMost(Duration.ofSeconds(20))
                     .until(() -> held(first, channelId).equals("2000"));
         }

@@ -3,6 +3,7 @@ package io.chanledger.api.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Devnet;
@@ -27,7 +28,8 @@ import org.web3j.utils.Numeric;
 
 /**
  * The web pages in a real browser against the whole service on the devnet: this test pays one
- * request on a fresh channel to the test gateway and claims on another channel, then runs {@code web/e2e/run.mjs} (Playwright
+ * request on a fresh channel to the test gateway, claims on another channel, and has the gateway's
+ * provider claim what it charged a third (for its dashboard), then runs {@code web/e2e/run.mjs} (Playwright
  * driving headless Chromium, with a test EIP-1193 wallet injected into the pages) and requires
  * every scenario to pass. Screenshots of every page land in {@code target/web-screenshots}.
  *
@@ -49,8 +51,11 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
     @Test
     void everyPageWorksInABrowserAgainstTheService() throws Exception {
         requireBrowserSetup();
-        PaidChannel paid = payOneRequest();
+        PaidChannel paid = payOneRequest("echo-1");
         ClaimedChannel claimed = claimOnAFreshChannel();
+        ClaimedChannel providerClaim = claimWhatTheGatewayCharged(payOneRequest("echo-flat"));
+        Http.Reply dashboard = AdminReads.get(baseUrl() + "/api/provider/dashboard");
+        assertThat(dashboard.status()).as(dashboard.body()).isEqualTo(200);
 
         Path screenshots = Path.of("target", "web-screenshots").toAbsolutePath();
         Path output = Files.createTempFile("web-e2e", ".log");
@@ -67,6 +72,10 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         builder.environment().put("CHAN_E2E_CLAIM_PAYOUT", claimed.payout().toString());
         builder.environment().put("CHAN_E2E_CLAIM_FEE", claimed.fee().toString());
         builder.environment().put("CHAN_E2E_CLAIM_TOTAL", claimed.payout().toString());
+        builder.environment().put("CHAN_E2E_DASHBOARD", dashboard.body());
+        builder.environment().put("CHAN_E2E_DASHBOARD_CLAIM_CHANNEL", providerClaim.channelId());
+        builder.environment().put("CHAN_E2E_DASHBOARD_CLAIM_PAYOUT", providerClaim.payout().toString());
+        builder.environment().put("CHAN_E2E_DASHBOARD_CLAIM_FEE", providerClaim.fee().toString());
         builder.environment().put("CHAN_E2E_SCREENSHOTS", screenshots.toString());
         builder.environment().put("CHAN_CHROMIUM", CHROMIUM.toString());
         Process run = builder.start();
@@ -89,7 +98,9 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
                 "ok - console: an invalid skill shows its problems",
                 "ok - channel explorer: the consumer sees the voucher and the charged total",
                 "ok - channel explorer: the network summary, and a claim shows its payout, fee and total claimed",
-                "ok - my channels: the provider sees the channel among its claimables");
+                "ok - my channels: the provider sees the channel among its claimables",
+                "ok - provider dashboard: the provider's wallet sees its earnings, claims and revenue per model",
+                "ok - provider dashboard: another wallet is refused and sees nothing");
     }
 
     private record PaidChannel(String channelId, String consumerKey, BigInteger charged) {
@@ -121,8 +132,28 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         return new ClaimedChannel(opened.channelId(), payout, fee);
     }
 
-    /** A fresh agent opens a channel to the test gateway on the devnet and pays one echo request. */
-    private PaidChannel payOneRequest() throws Exception {
+    /**
+     * The test gateway's provider claims on-chain exactly what {@code paid} was charged, with a
+     * voucher its consumer signs for that amount: the claim the dashboard must show.
+     */
+    private ClaimedChannel claimWhatTheGatewayCharged(PaidChannel paid) throws Exception {
+        Devnet devnet = devnet();
+        Credentials provider = Credentials.create(providerKey);
+        Credentials agent = Credentials.create(paid.consumerKey());
+        devnet.setBalance(provider.getAddress(), Devnet.GAS_MONEY);
+        BigInteger payout = paid.charged();
+        BigInteger fee = payout.multiply(devnet.feeBps()).divide(BigInteger.valueOf(10_000));
+        devnet.claim(provider, paid.channelId(), payout, BigInteger.TWO,
+                devnet.signVoucher(agent, paid.channelId(), payout, BigInteger.TWO));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Http.Reply reply = AdminReads.get(baseUrl() + "/api/provider/dashboard");
+            return reply.status() == 200 && reply.json().path("claims").findValuesAsText("channelId").contains(paid.channelId());
+        });
+        return new ClaimedChannel(paid.channelId(), payout, fee);
+    }
+
+    /** A fresh agent opens a channel to the test gateway on the devnet and pays one request for {@code model}. */
+    private PaidChannel payOneRequest(String model) throws Exception {
         Devnet devnet = devnet();
         Credentials agent = Credentials.create(Keys.createEcKeyPair());
         devnet.setBalance(agent.getAddress(), Devnet.GAS_MONEY);
@@ -139,8 +170,8 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         Http.Reply reply = Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/v1/chat/completions"))
                 .header("Content-Type", "application/json")
                 .header("X-CHAN-Voucher", voucher)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"echo-1\",\"messages\":[{\"role\":\"user\","
-                        + "\"content\":\"hello from the web pages test\"}]}")));
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"messages\":[{\"role\":"
+                        + "\"user\",\"content\":\"hello from the web pages test\"}]}")));
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         BigInteger charged = new BigInteger(reply.raw().headers().firstValue("X-CHAN-Total").orElseThrow());
         String consumerKey = Numeric.toHexStringWithPrefixZeroPadded(agent.getEcKeyPair().getPrivateKey(), 64);

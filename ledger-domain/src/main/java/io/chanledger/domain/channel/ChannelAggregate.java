@@ -169,7 +169,7 @@ class ChannelAggregate {
         BigInteger increment = amount.subtract(state.highestAmount());
         BigInteger deposit = state.deposit();
         apply(new VoucherAccepted(channelId, amount, nonce, command.signature(), increment, now, hold,
-                command.metering().holdUntil(), charged));
+                command.metering().holdUntil(), charged, command.metering().model()));
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
                 ChannelStatus.OPEN, false, charged, hold, amount.subtract(charged).subtract(held));
     }

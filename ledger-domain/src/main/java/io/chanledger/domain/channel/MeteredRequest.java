@@ -9,15 +9,26 @@ import java.math.BigInteger;
  * {@code holdUntil} (epoch seconds) passes, so that concurrent requests on one channel cannot
  * spend the same room twice. {@code closeExposure}: how far the channel may be charged above a
  * close authorization handed out on a request that did not prove it came from the consumer,
- * before that authorization is voided by a claim.
+ * before that authorization is voided by a claim. {@code model}: what the request buys (the gateway's
+ * model or service id), recorded on its voucher so that revenue can be told per model; null when
+ * not told.
  */
-public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
+public record MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure,
+                             String model) {
 
     /** What the gateway allows by default above such a close authorization: 0.1 USDC. */
     public static final BigInteger DEFAULT_CLOSE_EXPOSURE = BigInteger.valueOf(100_000);
 
     public MeteredRequest(BigInteger hold, long holdUntil, String provider) {
-        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE);
+        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE, null);
+    }
+
+    public MeteredRequest(BigInteger hold, long holdUntil, String provider, BigInteger closeExposure) {
+        this(hold, holdUntil, provider, closeExposure, null);
+    }
+
+    public MeteredRequest(BigInteger hold, long holdUntil, String provider, String model) {
+        this(hold, holdUntil, provider, DEFAULT_CLOSE_EXPOSURE, model);
     }
 
     public MeteredRequest {

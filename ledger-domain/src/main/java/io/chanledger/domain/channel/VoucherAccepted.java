@@ -11,7 +11,8 @@ import java.math.BigInteger;
  * HoldRaised}), until {@code holdUntil} or until the request is settled ({@link RequestSettled}),
  * and {@code chargedTotal} what the channel had been charged when the
  * voucher was accepted. All three are null for a plain voucher, and in events recorded before
- * metering existed.
+ * metering existed. {@code model} is what the metered request buys (the gateway's model or service
+ * id); null for a plain voucher and in events recorded before it was kept.
  */
 public record VoucherAccepted(
         String channelId,
@@ -22,11 +23,18 @@ public record VoucherAccepted(
         long acceptedAt,
         BigInteger hold,
         Long holdUntil,
-        BigInteger chargedTotal) implements ChannelEvent {
+        BigInteger chargedTotal,
+        String model) implements ChannelEvent {
 
     public VoucherAccepted(String channelId, BigInteger amount, BigInteger nonce, String signature,
                            BigInteger increment, long acceptedAt) {
-        this(channelId, amount, nonce, signature, increment, acceptedAt, null, null, null);
+        this(channelId, amount, nonce, signature, increment, acceptedAt, null, null, null, null);
+    }
+
+    public VoucherAccepted(String channelId, BigInteger amount, BigInteger nonce, String signature,
+                           BigInteger increment, long acceptedAt, BigInteger hold, Long holdUntil,
+                           BigInteger chargedTotal) {
+        this(channelId, amount, nonce, signature, increment, acceptedAt, hold, holdUntil, chargedTotal, null);
     }
 
     public boolean metered() {

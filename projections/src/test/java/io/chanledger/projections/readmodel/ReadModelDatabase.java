@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -17,7 +19,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class ReadModelDatabase {
 
-    private static final Path MIGRATIONS = Path.of("src/main/resources/db/projections/channels");
+    /** The read models' migration folders: the channels' and a provider's earnings. */
+    private static final List<Path> MIGRATIONS = List.of(Path.of("src/main/resources/db/projections/channels"),
+            Path.of("src/main/resources/db/projections/earnings"));
 
     private ReadModelDatabase() {
     }
@@ -38,11 +42,16 @@ public final class ReadModelDatabase {
 
     /** V20 to V29: the read models' range of migrations (V2 resets their processor's token, not here). */
     private static List<Path> readModelMigrations() {
-        try (Stream<Path> files = Files.list(MIGRATIONS)) {
-            return files.filter(f -> f.getFileName().toString().matches("V2\\d__.*\\.sql")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the migrations are read from " + MIGRATIONS.toAbsolutePath(), e);
+        List<Path> migrations = new ArrayList<>();
+        for (Path folder : MIGRATIONS) {
+            try (Stream<Path> files = Files.list(folder)) {
+                files.filter(f -> f.getFileName().toString().matches("V2\\d__.*\\.sql")).forEach(migrations::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException("the migrations are read from " + folder.toAbsolutePath(), e);
+            }
         }
+        migrations.sort(Comparator.comparing(path -> path.getFileName().toString()));
+        return migrations;
     }
 
     private static List<String> statements(Path migration) {

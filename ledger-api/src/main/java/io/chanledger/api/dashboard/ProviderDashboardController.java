@@ -1,0 +1,91 @@
+package io.chanledger.api.dashboard;
+
+import io.chanledger.api.admin.AdminGuard;
+import io.chanledger.api.channels.query.ChannelAudience;
+import io.chanledger.api.gateway.ConditionalOnGateway;
+import io.chanledger.api.gateway.ProviderIdentity;
+import io.chanledger.api.readmodels.ReadModelProperties;
+import io.chanledger.api.wallet.WalletAuthenticator;
+import io.chanledger.api.http.ApiProblem;
+import io.chanledger.domain.eip712.Hex;
+import io.chanledger.projections.earnings.EarningsTable;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/provider/dashboard}: this provider's earnings, claims, channels at risk and
+ * revenue per model, for its own wallet (a wallet-signed request) or the admin token only, since
+ * every figure in it is the provider's revenue.
+ */
+@RestController
+@ConditionalOnGateway
+@Tag(name = "Provider dashboard")
+class ProviderDashboardController {
+
+    static final int DAYS = 30;
+    static final int CLAIMS = 100;
+    static final int AT_RISK = 100;
+
+    private final EarningsTable earnings;
+    private final ProviderIdentity identity;
+    private final AdminGuard admin;
+    private final WalletAuthenticator wallets;
+    private final ReadModelProperties readModels;
+    private final Clock clock;
+
+    ProviderDashboardController(EarningsTable earnings, ProviderIdentity identity, AdminGuard admin,
+                                WalletAuthenticator wallets, ReadModelProperties readModels, Clock clock) {
+        this.earnings = earnings;
+        this.identity = identity;
+        this.admin = admin;
+        this.wallets = wallets;
+        this.readModels = readModels;
+        this.clock = clock;
+    }
+
+    @GetMapping(path = "/api/provider/dashboard", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "This provider's dashboard",
+            description = "Wallet-signed by the provider's own wallet, or with the admin token: earnings, claims, "
+                    + "channels at risk and revenue per model, in base units")
+    ResponseEntity<ProviderDashboard> dashboard(HttpServletRequest request) {
+        requireProviderOrAdmin(request);
+        String provider = identity.address();
+        Instant asOf = clock.instant();
+        long now = asOf.getEpochSecond();
+        long window = readModels.atRiskWindow().toSeconds();
+        long since = Math.floorDiv(now, Duration.ofDays(1).toSeconds()) * Duration.ofDays(1).toSeconds()
+                - Duration.ofDays(DAYS - 1).toSeconds();
+        ProviderDashboard body = new ProviderDashboard(Hex.toChecksumAddress(provider), asOf, window,
+                ProviderDashboard.Earnings.of(earnings.totals(provider)),
+                earnings.days(provider, since).stream().map(ProviderDashboard.Day::of).toList(),
+                earnings.claims(provider, CLAIMS).stream().map(ProviderDashboard.Claim::of).toList(),
+                earnings.atRisk(provider, now, window, AT_RISK).stream().map(r -> ProviderDashboard.AtRisk.of(r, now))
+                        .toList(),
+                earnings.perModel(provider).stream().map(ProviderDashboard.ModelRevenue::of).toList());
+        return ChannelAudience.okForThisCaller().body(body);
+    }
+
+    /**
+     * The admin token when one is sent (a wrong one is 401 {@code admin_unauthorized}), otherwise
+     * a wallet signature, which must be the provider's own wallet's.
+     */
+    private void requireProviderOrAdmin(HttpServletRequest request) {
+        if (admin.presented(request)) {
+            admin.require(request);
+            return;
+        }
+        if (!wallets.require(request).equals(identity.address())) {
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_provider",
+                    "only this provider's own wallet (or the admin token) may read its dashboard");
+        }
+    }
+}
