@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, sendJson } from '../api';
 import { categories, signingInfo } from '../shared';
-import type { DirectoryProvider } from '../types';
+import type { DirectoryProvider, RegistrationOutcome as Outcome } from '../types';
 import { connectWallet, personalSign, registrationMessage, useWallet } from '../wallet';
-
-interface Outcome { id: string; providerAddress: string; approval: string; online: boolean; models: number; latencyMs: number }
 
 interface Form {
   name: string; description: string; apiUrl: string; category: string; additionalCategories: string[];

@@ -30,6 +30,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.lang.Nullable;
 
 /** The operator's provider decisions: approve (or reinstate), suspend, set the score. Admin credential required. */
 @RestController
@@ -55,7 +56,7 @@ class ProviderAdminController {
         this.clock = clock;
     }
 
-    record Decision(String id, String action, String detail) {
+    record Decision(String id, String action, @Nullable String detail) {
     }
 
     @PostMapping("/approve")
