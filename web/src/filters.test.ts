@@ -2,12 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { applyFilters, filtersFromSearch, filtersToSearch, NO_FILTERS, parseMinScore } from './filters';
 import type { DirectoryProvider } from './types';
 
+const online: DirectoryProvider['status'] = {
+  online: true, since: null, lastChecked: null, latencyMs: null, consecutiveFailures: 0, lastError: null,
+  inferenceOnline: true, inferenceError: null,
+};
+
+function approval(state: DirectoryProvider['approval']['state']): DirectoryProvider['approval'] {
+  return { state, changedAt: null, reason: null };
+}
+
+function pricing(inputPer1kTokens: string, outputPer1kTokens: string) {
+  return { inputPer1kTokens, outputPer1kTokens, currency: 'USDC', decimals: 6 };
+}
+
 function provider(id: string, change: Partial<DirectoryProvider> = {}): DirectoryProvider {
   return {
     id, name: id, description: '', apiUrl: 'http://x', providerAddress: '0x0', category: 'llm', additionalCategories: [],
-    tier: 'community', chainId: 137, registeredAt: '2026-01-01T00:00:00Z', approval: { state: 'approved' }, score: 0.5,
-    status: { online: true, consecutiveFailures: 0, inferenceOnline: true }, models: [{ id: `${id}-model`, name: 'Model', pricing: { inputPer1kTokens: '0.1', outputPer1kTokens: '0.2' } }],
-    history: [], ...change,
+    tier: 'community', hotkey: null, uid: null, contact: null, docsUrl: null, chainId: 137,
+    registeredAt: '2026-01-01T00:00:00Z', approval: approval('approved'), score: 0.5, status: online,
+    models: [{ id: `${id}-model`, name: 'Model', pricing: pricing('0.1', '0.2') }], history: [],
+    feedback: { window: 'PT168H', reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {} },
+    telemetry: {
+      window: 'PT24H', requests: 0, failures: 0, failureRate: null, failuresByStatus: {},
+      latencyMs: { p50: null, p95: null }, paidVolume: '0',
+    },
+    qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, ...change,
   };
 }
 
@@ -21,15 +40,15 @@ describe('marketplace filters', () => {
   });
 
   it('list only approved providers, online ones unless offline ones are asked for', () => {
-    const all = [provider('a'), provider('b', { approval: { state: 'pending' } }),
-      provider('c', { status: { online: false, consecutiveFailures: 3, inferenceOnline: false } })];
+    const all = [provider('a'), provider('b', { approval: approval('pending') }),
+      provider('c', { status: { ...online, online: false, consecutiveFailures: 3, inferenceOnline: false } })];
     expect(applyFilters(all, NO_FILTERS).map((p) => p.id)).toEqual(['a']);
     expect(applyFilters(all, { ...NO_FILTERS, includeOffline: true }).map((p) => p.id)).toEqual(['a', 'c']);
   });
 
   it('match a category as main or additional, a model by part of its id or name, any case', () => {
     const all = [provider('a', { category: 'search' }), provider('b', { additionalCategories: ['search'] }),
-      provider('c', { models: [{ id: 'x', name: 'GPT-4o Mini', pricing: { inputPer1kTokens: '1', outputPer1kTokens: '1' } }] })];
+      provider('c', { models: [{ id: 'x', name: 'GPT-4o Mini', pricing: pricing('1', '1') }] })];
     expect(applyFilters(all, { ...NO_FILTERS, category: 'search' }).map((p) => p.id)).toEqual(['a', 'b']);
     expect(applyFilters(all, { ...NO_FILTERS, model: 'gpt-4O' }).map((p) => p.id)).toEqual(['c']);
     expect(applyFilters(all, { ...NO_FILTERS, model: 'B-MOD' }).map((p) => p.id)).toEqual(['b']);

@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, errorText, getJson, sendJson } from '../api';
+import { ApiError, errorText, getJson, readAfter, sendCommand, type Written } from '../api';
 import { categories, signingInfo } from '../shared';
-import type { DirectoryProvider } from '../types';
+import type { DirectoryProvider, RegistrationOutcome as Outcome } from '../types';
 import { connectWallet, personalSign, registrationMessage, useWallet } from '../wallet';
-
-interface Outcome { id: string; providerAddress: string; approval: string; online: boolean; models: number; latencyMs: number }
 
 interface Form {
   name: string; description: string; apiUrl: string; category: string; additionalCategories: string[];
@@ -28,7 +26,7 @@ export function BecomeProvider() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<Written<Outcome> | null>(null);
 
   useEffect(() => {
     categories().then(setCategoryList);
@@ -72,7 +70,7 @@ export function BecomeProvider() {
       if (form.logoUrl.trim()) body.logoUrl = form.logoUrl.trim();
       if (form.website.trim()) body.website = form.website.trim();
       body.supportsStreaming = form.supportsStreaming;
-      setOutcome(await sendJson<Outcome>('POST', '/api/directory/providers', body));
+      setOutcome(await sendCommand<Outcome>('POST', '/api/directory/providers', body));
     } catch (e) {
       if (e instanceof ApiError && e.code === 'connection_test_failed') {
         const reason = String(e.problem.reason ?? e.message);
@@ -89,7 +87,7 @@ export function BecomeProvider() {
     }
   };
 
-  if (outcome) return <Registered outcome={outcome} />;
+  if (outcome) return <Registered outcome={outcome.body} writtenThrough={outcome.writtenThrough} />;
 
   const fieldError = (name: string) => fieldErrors[name] ? <span class="field-error" data-field-error={name}>{fieldErrors[name]}</span> : null;
   return (
@@ -158,10 +156,12 @@ export function BecomeProvider() {
   );
 }
 
-function Registered({ outcome }: { outcome: Outcome }) {
+function Registered({ outcome, writtenThrough }: { outcome: Outcome; writtenThrough: string | null }) {
   const [entry, setEntry] = useState<DirectoryProvider | null>(null);
   useEffect(() => {
-    const load = () => getJson<DirectoryProvider>(`/api/directory/providers/${encodeURIComponent(outcome.id)}`).then(setEntry).catch(() => undefined);
+    // the registration's token: the first read already includes it; later ones follow the operator's decision
+    const load = () => getJson<DirectoryProvider>(`/api/directory/providers/${encodeURIComponent(outcome.id)}`, readAfter(writtenThrough))
+      .then(setEntry).catch(() => undefined);
     void load();
     const every = window.setInterval(load, 3000);
     return () => clearInterval(every);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, errorText, getJson, sendJson } from '../api';
+import { ApiError, errorText, getJson, readAfter, sendCommand, sendJson } from '../api';
 import { shortAddress } from '../shared';
 import type { Directory, DirectoryProvider, ReplayStatus } from '../types';
 
@@ -54,23 +54,21 @@ function Providers({ auth, onUnauthorized }: { auth: Auth; onUnauthorized: () =>
   // providers acted on stay in the list until the page is left, so an approval can be followed by a score
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(null);
-  const load = () => getJson<Directory>('/api/directory/providers').then((d) => setProviders(d.providers))
+  // with the token of a command just sent, the service answers once the directory includes it
+  const load = (writtenThrough?: string | null) => getJson<Directory>('/api/directory/providers', readAfter(writtenThrough))
+    .then((d) => setProviders(d.providers))
     .catch((e) => setMessage(errorText(e)));
   useEffect(() => void load(), []);
 
   const act = async (provider: DirectoryProvider, action: 'approve' | 'suspend' | 'score', value?: string) => {
     setTouched(new Set(touched).add(provider.id));
     try {
-      if (action === 'score') {
-        await sendJson('PUT', `/api/admin/providers/${encodeURIComponent(provider.id)}/score`, { score: Number(value) }, auth);
-      } else {
-        await sendJson('POST', `/api/admin/providers/${encodeURIComponent(provider.id)}/${action}`,
+      const { writtenThrough } = action === 'score'
+        ? await sendCommand('PUT', `/api/admin/providers/${encodeURIComponent(provider.id)}/score`, { score: Number(value) }, auth)
+        : await sendCommand('POST', `/api/admin/providers/${encodeURIComponent(provider.id)}/${action}`,
           value ? { reason: value } : {}, auth);
-      }
       setMessage(`${provider.name}: ${action === 'score' ? `score set to ${value}` : `${action}d`}`);
-      // the directory follows the event a moment later
-      setTimeout(load, 400);
-      setTimeout(load, 1500);
+      await load(writtenThrough);
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) onUnauthorized();
       setMessage(`${provider.name}: ${errorText(e)}`);

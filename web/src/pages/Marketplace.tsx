@@ -127,7 +127,7 @@ export function ModelPrice({ model, showId = true }: { model: Model; showId?: bo
   return (
     <span>
       {showId && <><code>{model.id}</code>{' '}</>}
-      {price.perRequest !== undefined
+      {price.perRequest != null
         ? <span class="price">{formatPrice(price.perRequest)} per request</span>
         : <span class="price">{formatPrice(price.inputPer1kTokens)} in / {formatPrice(price.outputPer1kTokens)} out per 1k tokens</span>}
     </span>

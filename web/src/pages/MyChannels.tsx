@@ -50,14 +50,14 @@ function AsConsumer({ wallet }: { wallet: Address }) {
       {channels && channels.length === 0 && <p class="muted">No channel opened from this wallet.</p>}
       {channels && channels.length > 0 && (
         <table>
-          <thead><tr><th>Channel</th><th>Provider</th><th class="num">Deposit</th><th class="num" title="deposit minus the highest voucher you signed">Not yet vouched</th><th>Expiry</th><th>Status</th></tr></thead>
+          <thead><tr><th>Channel</th><th>Provider</th><th class="num">Deposit</th><th class="num" title="deposit minus the highest voucher you signed (or what was claimed), nothing once closed">Not yet vouched</th><th>Expiry</th><th>Status</th></tr></thead>
           <tbody>
             {channels.map((c) => (
               <tr>
                 <td><a href={`/channels/${c.channelId}`}><code>{c.channelId.slice(0, 12)}…</code></a></td>
                 <td><code>{c.provider.slice(0, 10)}…</code></td>
                 <td class="num">{formatUsdc(baseUnits(c.deposit))}</td>
-                <td class="num">{formatUsdc(baseUnits(c.deposit) - baseUnits(c.highestVoucher?.amount ?? c.claimed))}</td>
+                <td class="num">{c.refundable != null ? formatUsdc(baseUnits(c.refundable)) : '—'}</td>
                 <td>{formatTime(c.expiry)}</td>
                 <td>{c.status}</td>
               </tr>

@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
-import type { DirectoryProvider, ProviderFeedback, ProviderTelemetry, Signing } from '../types';
+import type { DirectoryProvider, LatencyHistory, ProviderFeedback, ProviderTelemetry, Signing } from '../types';
 import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
 import { ModelPrice, ProviderLogo, qualityText } from './Marketplace';
-
-interface LatencyHistory { samples: { at: string; latencyMs?: number | null; ok: boolean }[] }
 
 export function ProviderPage({ id }: { id: string }) {
   const [provider, setProvider] = useState<DirectoryProvider | null>(null);

@@ -10,6 +10,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.lang.Nullable;
 
 /**
  * {@code POST /v1/close-channel {"channelId"}}: the provider's signed {@code CloseAuthorization}
@@ -24,7 +25,7 @@ class CloseChannelController {
 
     /** {@code excessToReturn} only when positive: see {@link CloseAuthorizer.Authorization}. */
     record CloseAuthorizationResponse(String channelId, BigInteger finalAmount, String signature,
-                                      BigInteger excessToReturn) {
+                                      @Nullable BigInteger excessToReturn) {
     }
 
     private final CloseAuthorizer authorizer;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.http.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -38,17 +39,22 @@ class DirectoryController {
              "docsUrl": "https://llm.acme.example/v1/docs", "nonce": "k3v9q2m8x1",
              "issuedAt": "2026-11-21T10:00:00Z", "signature": "0x..."}""";
 
+    static final String READ_AFTER_DESCRIPTION = "the X-CHAN-Written-Through of a command: the answer waits "
+            + "(up to 2 s) until the directory includes its write, else answers with X-CHAN-Read-Behind: true";
+
     private final ProviderListing listing;
     private final ProviderRegistration registration;
     private final ResponseBodies bodies;
     private final ObjectMapper mapper;
+    private final DirectoryWrites writes;
 
     DirectoryController(ProviderListing listing, ProviderRegistration registration, ResponseBodies bodies,
-                        ObjectMapper mapper) {
+                        ObjectMapper mapper, DirectoryWrites writes) {
         this.listing = listing;
         this.registration = registration;
         this.bodies = bodies;
         this.mapper = mapper;
+        this.writes = writes;
     }
 
     @GetMapping
@@ -56,8 +62,13 @@ class DirectoryController {
             description = "With registration details, approval, the last health check and the latest status history.")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DirectoryResponse.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
+    @ApiResponse(responseCode = "400", description = "X-CHAN-Read-After is not a global index of this store",
+            content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<byte[]> directory(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                                     @Parameter(description = READ_AFTER_DESCRIPTION)
+                                     @RequestHeader(name = DirectoryWrites.READ_AFTER, required = false) String readAfter,
                                      HttpServletRequest request, HttpServletResponse response) {
+        writes.awaitReadAfter(readAfter, response);
         return bodies.respond(request, response, listing.directory(), ifNoneMatch, ProvidersController.REVALIDATE);
     }
 
@@ -66,8 +77,14 @@ class DirectoryController {
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DirectoryResponse.Entry.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
     @ApiResponse(responseCode = "404", description = "no such provider")
+    @ApiResponse(responseCode = "400", description = "X-CHAN-Read-After is not a global index of this store",
+            content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<byte[]> provider(@PathVariable String providerId,
-                                    @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+                                    @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                                    @Parameter(description = READ_AFTER_DESCRIPTION)
+                                    @RequestHeader(name = DirectoryWrites.READ_AFTER, required = false) String readAfter,
+                                    HttpServletResponse response) {
+        writes.awaitReadAfter(readAfter, response);
         DirectoryResponse.Entry entry = listing.directoryEntry(providerId).orElseThrow(() -> new ApiProblem(
                 HttpStatus.NOT_FOUND, "provider_not_found", "no provider " + providerId, Map.of("providerId", providerId)));
         return Rendered.of(mapper, entry).respond(ifNoneMatch, ProvidersController.REVALIDATE);
@@ -94,8 +111,9 @@ class DirectoryController {
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "the connection test failed",
             content = @Content(mediaType = "application/problem+json"))
-    ResponseEntity<ProviderRegistration.Outcome> register(@RequestBody JsonNode body) {
+    ResponseEntity<ProviderRegistration.Outcome> register(@RequestBody JsonNode body, HttpServletResponse response) {
         ProviderRegistration.Outcome outcome = registration.register(RegistrationRequestParser.parse(body));
+        writes.answerWrittenThrough(response, outcome.id());
         return ResponseEntity.created(URI.create(outcome.directoryUrl())).body(outcome);
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
+import org.springframework.lang.Nullable;
 
 /**
  * Validators' reports that a provider is unreachable ({@code {providerId, probeUrl, reachable}}).
@@ -30,7 +31,7 @@ class ProbeAlerts {
             + "\"reachable\": false}";
 
     /** What an alert led to: whether it probed, and if so, whether the provider answered. */
-    record Outcome(String providerId, boolean probed, Boolean reachable, String detail) {
+    record Outcome(String providerId, boolean probed, @Nullable Boolean reachable, @Nullable String detail) {
     }
 
     private final MarketplaceCatalog catalog;

@@ -17,6 +17,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.Map;
@@ -30,6 +31,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.lang.Nullable;
 
 /** The operator's provider decisions: approve (or reinstate), suspend, set the score. Admin credential required. */
 @RestController
@@ -44,18 +46,20 @@ class ProviderAdminController {
     private final CommandGateway commands;
     private final ProviderHealthChecker healthChecker;
     private final MarketplaceCatalog catalog;
+    private final DirectoryWrites writes;
     private final Clock clock;
 
     ProviderAdminController(AdminGuard guard, CommandGateway commands, ProviderHealthChecker healthChecker,
-                            MarketplaceCatalog catalog, Clock clock) {
+                            MarketplaceCatalog catalog, DirectoryWrites writes, Clock clock) {
         this.guard = guard;
         this.commands = commands;
         this.healthChecker = healthChecker;
         this.catalog = catalog;
+        this.writes = writes;
         this.clock = clock;
     }
 
-    record Decision(String id, String action, String detail) {
+    record Decision(String id, String action, @Nullable String detail) {
     }
 
     @PostMapping("/approve")
@@ -64,11 +68,12 @@ class ProviderAdminController {
     @ApiResponse(responseCode = "200", description = "approved (approving twice changes nothing)")
     @ApiResponse(responseCode = "401", description = "no or wrong admin token")
     @ApiResponse(responseCode = "404", description = "no such provider")
-    Decision approve(@PathVariable String providerId, HttpServletRequest request) {
+    Decision approve(@PathVariable String providerId, HttpServletRequest request, HttpServletResponse response) {
         guard.require(request);
         send(providerId, new ApproveProvider(validId(providerId), clock.instant()));
         healthChecker.checkSoon(providerId);
         awaitDirectory(providerId, view -> view.listed());
+        writes.answerWrittenThrough(response, providerId);
         return new Decision(providerId, "approved", null);
     }
 
@@ -79,7 +84,7 @@ class ProviderAdminController {
     @ApiResponse(responseCode = "404", description = "no such provider")
     Decision suspend(@PathVariable String providerId,
                      @org.springframework.web.bind.annotation.RequestBody(required = false) JsonNode body,
-                     HttpServletRequest request) {
+                     HttpServletRequest request, HttpServletResponse response) {
         guard.require(request);
         String reason = null;
         if (body != null && body.hasNonNull("reason")) {
@@ -90,6 +95,7 @@ class ProviderAdminController {
         }
         send(providerId, new SuspendProvider(validId(providerId), reason, clock.instant()));
         awaitDirectory(providerId, view -> view.row().approval().equals("suspended"));
+        writes.answerWrittenThrough(response, providerId);
         return new Decision(providerId, "suspended", reason);
     }
 
@@ -100,11 +106,13 @@ class ProviderAdminController {
     @ApiResponse(responseCode = "200", description = "score set")
     @ApiResponse(responseCode = "400", description = "score missing or outside 0..1")
     Decision score(@Parameter(description = "provider id") @PathVariable String providerId,
-                   @org.springframework.web.bind.annotation.RequestBody JsonNode body, HttpServletRequest request) {
+                   @org.springframework.web.bind.annotation.RequestBody JsonNode body, HttpServletRequest request,
+                   HttpServletResponse response) {
         guard.require(request);
         BigDecimal score = score(body);
         send(providerId, new UpdateProviderScore(validId(providerId), score, clock.instant()));
         awaitDirectory(providerId, view -> view.row().score() != null && view.row().score().compareTo(score) == 0);
+        writes.answerWrittenThrough(response, providerId);
         return new Decision(providerId, "score_updated", score.stripTrailingZeros().toPlainString());
     }
 

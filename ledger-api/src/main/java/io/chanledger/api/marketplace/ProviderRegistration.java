@@ -21,6 +21,7 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
+import org.springframework.lang.Nullable;
 
 /**
  * Registers a provider: the wallet signature first (cheap, and it proves the address), then the
@@ -36,7 +37,7 @@ class ProviderRegistration {
 
     /** What the registrant is told: where the provider stands now. */
     /** {@code online}: shown to agents once approved; false with {@code inferenceError} when the chat probe failed. */
-    record Outcome(String id, String providerAddress, String approval, boolean online, String inferenceError,
+    record Outcome(String id, String providerAddress, String approval, boolean online, @Nullable String inferenceError,
                    int models, long latencyMs, String directoryUrl) {
     }
 

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.springframework.lang.Nullable;
 
 /**
  * Body of {@code GET /api/mcp/providers} (docs/protocol.md §2.1–2.4). {@code providers} holds {@link Provider}s,
@@ -45,23 +46,24 @@ record ProvidersResponse(
             @Schema(nullable = true, minimum = "0", maximum = "1", description = "from agents' feedback, their "
                     + "clients' telemetry and the health checks (docs/api.md, Quality score); null while unknown")
             @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore,
-            @Schema(format = "uri", description = "the provider's logo, when it gave one") String logoUrl,
-            @Schema(format = "uri", description = "the provider's website, when it gave one") String website,
-            @Schema(description = "whether it streams answers (stream: true), when it said") Boolean supportsStreaming) {
+            @Schema(format = "uri", description = "the provider's logo, when it gave one") @Nullable String logoUrl,
+            @Schema(format = "uri", description = "the provider's website, when it gave one") @Nullable String website,
+            @Schema(description = "whether it streams answers (stream: true), when it said") @Nullable
+            Boolean supportsStreaming) {
     }
 
     @Schema(name = "ProviderStatus")
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record Status(
             @Schema(description = "shown to agents: its pricing answers and its inference side is up") boolean online,
-            Instant lastChecked,
-            Long latencyMs,
+            @Nullable Instant lastChecked,
+            @Nullable Long latencyMs,
             @Schema(description = "its /v1/docs (100 characters or more) and the 402 of its chat endpoint without a "
                     + "voucher answer as agents need them") boolean inferenceOnline) {
     }
 
     @Schema(name = "Model")
-    record Model(@Schema(description = "model identifier used in API requests") String id, String name,
+    record Model(@Schema(description = "model identifier used in API requests") String id, @Nullable String name,
                  Pricing pricing) {
     }
 
@@ -73,7 +75,7 @@ record ProvidersResponse(
             @Schema(example = "6") int decimals,
             @Schema(description = "for a flat-priced service (output price 0): the price of one request, decimal "
                     + "USDC; absent for token-priced models", example = "0.002")
-            @JsonInclude(JsonInclude.Include.NON_NULL) String perRequest) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String perRequest) {
     }
 
     @Schema(name = "CompactProvider", description = "a Provider with only what choosing and paying need")
@@ -93,7 +95,7 @@ record ProvidersResponse(
 
     @Schema(name = "CompactProviderStatus")
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    record CompactStatus(boolean online, Long latencyMs) {
+    record CompactStatus(boolean online, @Nullable Long latencyMs) {
     }
 
     @Schema(name = "CompactModel")

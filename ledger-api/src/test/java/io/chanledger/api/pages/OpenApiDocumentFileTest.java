@@ -64,6 +64,30 @@ class OpenApiDocumentFileTest extends LedgerIntegrationTest {
         assertThat(schemas.path("ExcessReturned").path("properties").has("amount")).isTrue();
     }
 
+    @Test
+    void membersAreRequiredUnlessTheyMayBeNullAndAreThenLeftOut() {
+        JsonNode schemas = Http.get(baseUrl() + "/v3/api-docs").json().path("components").path("schemas");
+
+        // a channel's on-chain members are always written; the off-chain ones are @Nullable and left out when null
+        List<String> channel = names(schemas.path("ChannelResponse").path("required"));
+        assertThat(channel).contains("channelId", "deposit", "claimed", "expiryEpochSeconds", "provisional")
+                .doesNotContain("chargedTotal", "held", "highestVoucher");
+        // a model a @Nullable member refers to is still an object, with its own members required
+        assertThat(schemas.path("Voucher").path("type").asText()).isEqualTo("object");
+        assertThat(names(schemas.path("Voucher").path("required"))).contains("amount", "nonce", "signature");
+        // a record that writes its nulls: every member is there, those that may be null say so
+        assertThat(names(schemas.path("DirectoryProvider").path("required"))).contains("id", "approval", "qualityScore");
+        assertThat(names(schemas.path("DirectoryProvider").path("properties").path("qualityScore").path("type")))
+                .containsExactlyInAnyOrder("number", "null");
+        assertThat(names(schemas.path("ReplayStatus").path("required"))).containsExactly("state");
+    }
+
+    private static List<String> names(JsonNode array) {
+        List<String> names = new ArrayList<>();
+        array.forEach(name -> names.add(name.asText()));
+        return names;
+    }
+
     /**
      * The document with object members in name order, so that the file changes only when the API
      * does. ({@code servers}, which holds this run's random port, is removed before.)

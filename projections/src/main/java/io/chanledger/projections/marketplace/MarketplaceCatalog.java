@@ -117,7 +117,12 @@ public class MarketplaceCatalog implements AutoCloseable {
         return current;
     }
 
-    private void refreshIfChanged() {
+    /**
+     * Rebuilds now when the change counter moved since the current snapshot, so that a change
+     * committed before this call is in the snapshot after it (without waiting for the debounce or
+     * the next poll).
+     */
+    public void refreshIfChanged() {
         try {
             if (reader.version() != current.version()) {
                 refreshNow();

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.lang.Nullable;
 
 /**
  * What each health check measured: the time of the last check, the last latency and the run of
@@ -22,7 +23,7 @@ public class ProviderHealthStore {
     public static final Duration LATENCY_HISTORY = Duration.ofHours(24);
 
     /** One check's outcome: its latency when it succeeded. */
-    public record LatencySample(Instant at, Long latencyMs, boolean ok) {
+    public record LatencySample(Instant at, @Nullable Long latencyMs, boolean ok) {
     }
 
     private final JdbcTemplate jdbc;

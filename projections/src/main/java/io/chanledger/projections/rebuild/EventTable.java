@@ -50,6 +50,13 @@ public class EventTable {
         return head == null ? 0 : head;
     }
 
+    /** The global index of an aggregate's newest event; 0 when it has none. */
+    public long newestOf(String aggregateIdentifier) {
+        List<Long> newest = jdbc.queryForList("SELECT global_index FROM " + TABLE
+                + " WHERE aggregate_identifier = ? ORDER BY sequence_number DESC LIMIT 1", Long.class, aggregateIdentifier);
+        return newest.isEmpty() ? 0 : newest.getFirst();
+    }
+
     /** The global indexes stored; empty when the store is. */
     public Optional<Range> range() {
         Map<String, Object> range = jdbc.queryForMap("SELECT MIN(global_index) AS low, MAX(global_index) AS high FROM "

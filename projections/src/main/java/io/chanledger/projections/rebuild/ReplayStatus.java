@@ -1,6 +1,7 @@
 package io.chanledger.projections.rebuild;
 
 import java.time.Instant;
+import org.springframework.lang.Nullable;
 
 /**
  * Where a replay of the channel read models stands. {@code processed} and {@code head} are global
@@ -8,9 +9,10 @@ import java.time.Instant;
  * both checksums exist and no channel event arrived between them (otherwise {@code comparable} is
  * false: the rebuilt model rightly includes the newer events).
  */
-public record ReplayStatus(State state, Instant startedAt, Instant finishedAt, Long processed, Long head,
-                           Double eventsPerSecond, Snapshot before, Snapshot after, Boolean comparable,
-                           Boolean matches, String error) {
+public record ReplayStatus(State state, @Nullable Instant startedAt, @Nullable Instant finishedAt,
+                           @Nullable Long processed, @Nullable Long head, @Nullable Double eventsPerSecond,
+                           @Nullable Snapshot before, @Nullable Snapshot after, @Nullable Boolean comparable,
+                           @Nullable Boolean matches, @Nullable String error) {
 
     public enum State { IDLE, STOPPING, CHECKSUMMING, REPLAYING, VERIFYING, COMPLETED, FAILED }
 

@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.lang.Nullable;
 
 /**
  * Channel balances from the read model: a filtered listing with keyset pagination, and one
@@ -47,7 +48,7 @@ class ChannelQueryController {
         this.contract = contract;
     }
 
-    record ChannelPage(List<ChannelResponse> channels, String nextCursor) {
+    record ChannelPage(List<ChannelResponse> channels, @Nullable String nextCursor) {
     }
 
     @GetMapping(path = "/api/channels", produces = MediaType.APPLICATION_JSON_VALUE)

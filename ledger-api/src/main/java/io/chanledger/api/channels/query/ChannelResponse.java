@@ -1,7 +1,5 @@
 package io.chanledger.api.channels.query;
 
-import static io.swagger.v3.oas.annotations.media.Schema.RequiredMode.REQUIRED;
-
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
@@ -10,6 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Locale;
+import org.springframework.lang.Nullable;
 
 /**
  * A channel's balance. Addresses EIP-55, amounts decimal strings. In the {@link ChannelView#ON_CHAIN}
@@ -18,21 +17,20 @@ import java.util.Locale;
  * risk), the authorized close amount, what the provider gateway charged and what its running
  * requests hold, and the last activity and sequence, which move with every voucher.
  * {@code lastSequence} is the channel's last event the answer includes. The on-chain members are
- * always present, and the OpenAPI document says so (the web pages' types are generated from it).
+ * always present, and the OpenAPI document says so (the others are {@code @Nullable}; the web
+ * pages' types are generated from it).
  */
-record ChannelResponse(@Schema(requiredMode = REQUIRED) String channelId, @Schema(requiredMode = REQUIRED) String consumer,
-                       @Schema(requiredMode = REQUIRED) String provider, @Schema(requiredMode = REQUIRED) BigInteger deposit,
-                       @Schema(requiredMode = REQUIRED) Instant expiry, long expiryEpochSeconds,
-                       @Schema(requiredMode = REQUIRED, allowableValues = {"open", "expired", "closed"}) String status,
-                       boolean provisional, Voucher highestVoucher, Long voucherCount,
-                       @Schema(requiredMode = REQUIRED) BigInteger claimed, @Schema(requiredMode = REQUIRED) BigInteger feesPaid,
-                       BigInteger claimable,
-                       BigInteger netClaimable, BigInteger refundable, BigInteger refund, String closeKind,
-                       BigInteger authorizedCloseAmount, BigInteger chargedTotal, BigInteger held, Boolean atRisk,
-                       Instant lastActivity, Long lastSequence) {
+record ChannelResponse(String channelId, String consumer, String provider, BigInteger deposit,
+                       Instant expiry, long expiryEpochSeconds,
+                       @Schema(allowableValues = {"open", "expired", "closed"}) String status,
+                       boolean provisional, @Nullable Voucher highestVoucher, @Nullable Long voucherCount,
+                       BigInteger claimed, BigInteger feesPaid, @Nullable BigInteger claimable,
+                       @Nullable BigInteger netClaimable, @Nullable BigInteger refundable, @Nullable BigInteger refund,
+                       @Nullable String closeKind, @Nullable BigInteger authorizedCloseAmount,
+                       @Nullable BigInteger chargedTotal, @Nullable BigInteger held, @Nullable Boolean atRisk,
+                       @Nullable Instant lastActivity, @Nullable Long lastSequence) {
 
-    record Voucher(@Schema(requiredMode = REQUIRED) BigInteger amount, @Schema(requiredMode = REQUIRED) BigInteger nonce,
-                   @Schema(requiredMode = REQUIRED) String signature) {
+    record Voucher(BigInteger amount, BigInteger nonce, String signature) {
     }
 
     /** {@code contract}: its fee in force now, which the next claim pays, gives the net claimable. */

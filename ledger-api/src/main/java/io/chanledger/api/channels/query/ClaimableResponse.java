@@ -8,6 +8,7 @@ import io.chanledger.projections.provideraccount.ProviderAccount;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.lang.Nullable;
 
 /**
  * What a provider can claim: its account totals, and for each channel with something to claim
@@ -15,10 +16,10 @@ import java.util.List;
  * expiry first.
  */
 record ClaimableResponse(String provider, Totals totals, long atRiskWindowSeconds, List<Claim> claims,
-                         String nextCursor) {
+                         @Nullable String nextCursor) {
 
     record Totals(long channels, long openChannels, long expiredChannels, BigInteger claimable, BigInteger claimed,
-                  BigInteger feesPaid, BigInteger atRisk, long atRiskChannels, Instant lastActivity) {
+                  BigInteger feesPaid, BigInteger atRisk, long atRiskChannels, @Nullable Instant lastActivity) {
 
         static Totals of(ProviderAccount a) {
             return new Totals(a.channels(), a.openChannels(), a.expiredChannels(), a.claimable(), a.claimed(),
