@@ -155,8 +155,10 @@ cat <<SUMMARY
 
 Chan Ledger local network is up.
   marketplace            $public          (web pages: $public/, providers: $public/api/mcp/providers)
-  chat provider          $chat_url/v1       (pricing: $chat_url/v1/pricing, docs: $chat_url/v1/docs)
-  services provider      $services_url/v1       (pricing: $services_url/v1/pricing, docs: $services_url/v1/docs)
+  chat provider          $chat_url/v1       (pricing: $chat_url/v1/pricing, docs: $chat_url/v1/docs,
+                                                  its dashboard: $chat_url/dashboard)
+  services provider      $services_url/v1       (pricing: $services_url/v1/pricing, docs: $services_url/v1/docs,
+                                                  its dashboard: $services_url/dashboard)
   upstream stub          $stub_url          (the providers' paid APIs)
   API document           $public/v3/api-docs
   chain (anvil, id 137)  $rpc

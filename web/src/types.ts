@@ -23,7 +23,7 @@ export type ProviderFeedback = Schemas['DirectoryFeedback'];
 export type LatencyHistory = Schemas['LatencyHistory'];
 
 /** POST /api/directory/providers: what a registration found and recorded. */
-export type RegistrationOutcome = Schemas['Outcome'];
+export type RegistrationOutcome = Schemas['RegistrationOutcome'];
 
 /** GET /api/chan/signing: what a client needs to sign vouchers and close authorizations. */
 export type Signing = Schemas['SigningInfo'];

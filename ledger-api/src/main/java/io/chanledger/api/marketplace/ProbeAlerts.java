@@ -5,6 +5,7 @@ import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderView;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +32,7 @@ class ProbeAlerts {
             + "\"reachable\": false}";
 
     /** What an alert led to: whether it probed, and if so, whether the provider answered. */
+    @Schema(name = "ProbeAlertOutcome")
     record Outcome(String providerId, boolean probed, @Nullable Boolean reachable, @Nullable String detail) {
     }
 

@@ -11,6 +11,7 @@ import io.chanledger.domain.provider.RegisterProvider;
 import io.chanledger.domain.provider.RegistrationMessage;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderHealthStore;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,7 @@ class ProviderRegistration {
 
     /** What the registrant is told: where the provider stands now. */
     /** {@code online}: shown to agents once approved; false with {@code inferenceError} when the chat probe failed. */
+    @Schema(name = "RegistrationOutcome")
     record Outcome(String id, String providerAddress, String approval, boolean online, @Nullable String inferenceError,
                    int models, long latencyMs, String directoryUrl) {
     }

@@ -58,10 +58,11 @@ class MigrationLocationsTest {
     void eachRoleAppliesTheSharedLocationsAndOnlyItsOwn() {
         List<String> shared = List.of(RoleMigrations.CORE, RoleMigrations.CHAIN, RoleMigrations.CHANNELS);
         assertThat(RoleMigrations.locations(Role.ALL)).containsExactlyInAnyOrderElementsOf(RoleMigrations.ALL_LOCATIONS);
-        assertThat(RoleMigrations.locations(Role.PROVIDER)).containsAll(shared).contains(RoleMigrations.GATEWAY)
-                .doesNotContain(RoleMigrations.MARKETPLACE).hasSize(shared.size() + 1);
+        assertThat(RoleMigrations.locations(Role.PROVIDER)).containsAll(shared)
+                .contains(RoleMigrations.GATEWAY, RoleMigrations.EARNINGS)
+                .doesNotContain(RoleMigrations.MARKETPLACE).hasSize(shared.size() + 2);
         assertThat(RoleMigrations.locations(Role.MARKETPLACE)).containsAll(shared).contains(RoleMigrations.MARKETPLACE)
-                .doesNotContain(RoleMigrations.GATEWAY).hasSize(shared.size() + 1);
+                .doesNotContain(RoleMigrations.GATEWAY, RoleMigrations.EARNINGS).hasSize(shared.size() + 1);
         assertThat(RoleMigrations.flywaySettings(Role.ALL)).doesNotContainKey("spring.flyway.ignore-migration-patterns");
     }
 
