@@ -1,14 +1,19 @@
 package io.chanledger.api.dashboard;
 
+import io.chanledger.api.config.CommitFlush;
+import io.chanledger.api.readmodels.LingeringEventSource;
+import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.projections.earnings.EarningsProjection;
 import io.chanledger.projections.earnings.EarningsTable;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The provider's earnings read model, built from the channel events by its own streaming processor
+ * The provider's earnings read model, built from the channel events by its own tracking processor
  * ({@code provider-earnings}), in batches so that the requests' events of one moment share a
  * transaction.
  */
@@ -31,12 +36,22 @@ class DashboardConfiguration {
      */
     static final int BATCH_SIZE = 1_000;
 
+    /**
+     * A tracking processor reading as the channel read models' does: its batches linger for the
+     * events committed right after their first, and commit without waiting for the disk (rows and
+     * token go back together if the database loses them; see {@link CommitFlush}).
+     */
     @Bean
-    ConfigurerModule earningsProcessor() {
+    ConfigurerModule earningsProcessor(ReadModelProperties readModels, TransactionManager transactions,
+                                       CommitFlush commitFlush) {
         String group = EarningsProjection.PROCESSING_GROUP;
-        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessor(group)
-                .registerPooledStreamingEventProcessorConfiguration(group, (configuration, builder) -> builder
-                        .batchSize(BATCH_SIZE)
-                        .initialSegmentCount(1));
+        TransactionManager deferring = commitFlush.deferring(transactions);
+        TrackingEventProcessorConfiguration tracking = TrackingEventProcessorConfiguration
+                .forSingleThreadedProcessing().andBatchSize(BATCH_SIZE).andInitialSegmentsCount(1);
+        return configurer -> configurer.eventProcessing()
+                .registerTrackingEventProcessor(group,
+                        configuration -> new LingeringEventSource(configuration.eventStore(), readModels.batchLinger()))
+                .registerTrackingEventProcessorConfiguration(group, configuration -> tracking)
+                .registerTransactionManager(group, configuration -> deferring);
     }
 }

@@ -21,7 +21,7 @@ import org.axonframework.messaging.StreamableMessageSource;
  * paid once per batch, not per event. Reads that need the read model current wait for it
  * (see {@code chan.read-models.fresh-read-timeout}), at most this much longer.
  */
-final class LingeringEventSource implements StreamableMessageSource<TrackedEventMessage<?>> {
+public final class LingeringEventSource implements StreamableMessageSource<TrackedEventMessage<?>> {
 
     /** How the stream waits: {@link Thread#sleep(Duration)}, or a test's recorder. */
     interface Pause {
@@ -32,7 +32,7 @@ final class LingeringEventSource implements StreamableMessageSource<TrackedEvent
     private final Duration linger;
     private final Pause pause;
 
-    LingeringEventSource(StreamableMessageSource<TrackedEventMessage<?>> events, Duration linger) {
+    public LingeringEventSource(StreamableMessageSource<TrackedEventMessage<?>> events, Duration linger) {
         this(events, linger, Thread::sleep);
     }
 

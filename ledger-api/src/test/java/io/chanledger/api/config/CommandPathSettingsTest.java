@@ -10,6 +10,7 @@ import org.axonframework.commandhandling.SimpleCommandBus;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.springboot.autoconfig.AxonTimeoutAutoConfiguration;
+import io.chanledger.projections.earnings.EarningsProjection;
 import io.chanledger.projections.readmodel.ReadModels;
 import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
@@ -55,6 +56,8 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
             @Autowired DataSource dataSource) {
         TransactionManager readModels = processing.transactionManager(ReadModels.CHANNEL_PROCESSING_GROUP);
         assertThat(settingIn(readModels, dataSource)).isEqualTo("off");
+        assertThat(settingIn(processing.transactionManager(EarningsProjection.PROCESSING_GROUP), dataSource))
+                .isEqualTo("off");
         assertThat(settingIn(ledgerTransactions, dataSource)).isEqualTo("on");
     }
 
