@@ -21,14 +21,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandResultMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.common.lock.DeadlockException;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,10 +50,6 @@ import org.springframework.stereotype.Component;
  * and two workers never wait on each other's locks. The provider gateway's settlements of paid
  * requests (and the raised holds of its streams) ride the same batches, for the same reason: one
  * commit per request is what limits paid throughput.
- *
- * <p>A command that finds its worker idle is committed in the caller's own thread instead, as a
- * batch of one: a lone request does not pay for two thread hand-offs. The worker's lock keeps
- * that batch and the worker's apart.
  *
  * <p>A paid request's admission and its settlement are not checked against the store first: each
  * records an event when it succeeds, and an event decided on a stale copy takes a sequence number
@@ -99,12 +93,9 @@ class VoucherCommitBatcher {
     private final ChannelCacheGuard cacheGuard;
     private final int maxBatch;
     private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
-    /** Held by whoever commits a worker's batch: the worker, or a caller that found it idle. */
-    private final List<ReentrantLock> committing = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final DistributionSummary batchSizes;
     private final Counter storeConflicts;
-    private final Counter inlineBatches;
     private final Counter decidedAgain;
     private volatile boolean running = true;
 
@@ -119,18 +110,14 @@ class VoucherCommitBatcher {
         this.storeConflicts = Counter.builder("chan.voucher.commit.conflicts")
                 .description("batches decided again because another instance wrote to one of their channels first")
                 .register(meters);
-        this.inlineBatches = Counter.builder("chan.voucher.commit.inline")
-                .description("commands committed in the caller's thread, their worker being idle").register(meters);
         this.decidedAgain = Counter.builder("chan.voucher.commit.checked-again")
                 .description("paid requests' admissions and settlements that recorded nothing unchecked, "
                         + "decided again after a check against the store")
                 .register(meters);
         for (int i = 0; i < LedgerProperties.GROUP_COMMIT_WORKERS; i++) {
             BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-            ReentrantLock lock = new ReentrantLock();
             queues.add(queue);
-            committing.add(lock);
-            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue, lock));
+            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));
             workers.add(worker);
         }
     }
@@ -184,29 +171,14 @@ class VoucherCommitBatcher {
             pending.reply().completeExceptionally(new IllegalStateException("the ledger is shutting down"));
             return;
         }
-        int worker = workerOf(pending);
-        BlockingQueue<Pending> queue = queues.get(worker);
-        ReentrantLock lock = committing.get(worker);
-        // a caller inside a unit of work would nest the batch in it: that one waits for the worker
-        if (pending.attempt() == 0 && queue.isEmpty() && !CurrentUnitOfWork.isStarted() && lock.tryLock()) {
-            try {
-                if (queue.isEmpty()) {
-                    inlineBatches.increment();
-                    commit(List.of(pending));
-                    return;
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        queue.add(pending);
+        queues.get(workerOf(pending)).add(pending);
     }
 
     private int workerOf(Pending pending) {
         return Math.floorMod(pending.channelId().hashCode(), queues.size());
     }
 
-    private void work(BlockingQueue<Pending> queue, ReentrantLock lock) {
+    private void work(BlockingQueue<Pending> queue) {
         List<Pending> batch = new ArrayList<>(maxBatch);
         while (running) {
             try {
@@ -215,13 +187,8 @@ class VoucherCommitBatcher {
                     continue;
                 }
                 batch.add(first);
-                lock.lock();
-                try {
-                    queue.drainTo(batch, maxBatch - 1);
-                    commit(batch);
-                } finally {
-                    lock.unlock();
-                }
+                queue.drainTo(batch, maxBatch - 1);
+                commit(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -274,9 +274,7 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         };
         Registration registration = commandBus.registerHandlerInterceptor(interference);
         try {
-            // from another thread: with its worker idle, a command is committed in the caller's thread
-            CompletableFuture<VoucherReceipt> first = CompletableFuture
-                    .supplyAsync(() -> batcher.submit(command(blocker, 1_000, 1))).thenCompose(f -> f);
+            CompletableFuture<VoucherReceipt> first = batcher.submit(command(blocker, 1_000, 1));
             assertThat(blockerArrived.await(30, TimeUnit.SECONDS)).isTrue();
             // queued while the worker is held: they make up the next batch together
             CompletableFuture<VoucherReceipt> contestedVoucher = batcher.submit(command(contested, 3_000, 3));
