@@ -1,12 +1,12 @@
 package io.chanledger.api.dashboard;
 
-import io.chanledger.api.admin.AdminGuard;
 import io.chanledger.api.channels.query.ChannelAudience;
+import io.chanledger.api.channels.query.ChannelViewer;
 import io.chanledger.api.gateway.ConditionalOnGateway;
 import io.chanledger.api.gateway.ProviderIdentity;
+import io.chanledger.api.http.ApiProblem;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.api.wallet.WalletAuthenticator;
-import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.earnings.EarningsTable;
 import io.swagger.v3.oas.annotations.Operation;
@@ -37,16 +37,16 @@ class ProviderDashboardController {
 
     private final EarningsTable earnings;
     private final ProviderIdentity identity;
-    private final AdminGuard admin;
+    private final ChannelAudience audience;
     private final WalletAuthenticator wallets;
     private final ReadModelProperties readModels;
     private final Clock clock;
 
-    ProviderDashboardController(EarningsTable earnings, ProviderIdentity identity, AdminGuard admin,
+    ProviderDashboardController(EarningsTable earnings, ProviderIdentity identity, ChannelAudience audience,
                                 WalletAuthenticator wallets, ReadModelProperties readModels, Clock clock) {
         this.earnings = earnings;
         this.identity = identity;
-        this.admin = admin;
+        this.audience = audience;
         this.wallets = wallets;
         this.readModels = readModels;
         this.clock = clock;
@@ -76,16 +76,18 @@ class ProviderDashboardController {
 
     /**
      * The admin token when one is sent (a wrong one is 401 {@code admin_unauthorized}), otherwise
-     * a wallet signature, which must be the provider's own wallet's.
+     * a wallet signature, which must be the provider's own wallet's: who asked is judged as for
+     * every channel read ({@link ChannelAudience}).
      */
     private void requireProviderOrAdmin(HttpServletRequest request) {
-        if (admin.presented(request)) {
-            admin.require(request);
-            return;
-        }
-        if (!wallets.require(request).equals(identity.address())) {
-            throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_provider",
+        switch (audience.viewerOf(request)) {
+            case ChannelViewer.Admin admin -> {
+            }
+            case ChannelViewer.Wallet wallet when wallet.address().equals(identity.address()) -> {
+            }
+            case ChannelViewer.Wallet other -> throw new ApiProblem(HttpStatus.FORBIDDEN, "wallet_not_provider",
                     "only this provider's own wallet (or the admin token) may read its dashboard");
+            case ChannelViewer.Anonymous anonymous -> wallets.require(request); // 401 wallet_auth_required
         }
     }
 }

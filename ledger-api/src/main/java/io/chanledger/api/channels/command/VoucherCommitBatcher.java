@@ -286,7 +286,7 @@ class VoucherCommitBatcher {
     private void reply(Pending pending, CommandResultMessage<?> result) {
         if (result == null && decidedUnchecked(pending)) {
             decidedAgain.increment();
-            queues.get(workerOf(pending)).add(pending.checkedFirst());
+            enqueue(pending.checkedFirst());
         } else if (result == null) {
             pending.reply().completeExceptionally(new IllegalStateException("the command bus gave no result"));
         } else if (!result.isExceptional()) {
