@@ -55,7 +55,10 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-./mvnw -B -q -pl ledger-api dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath"
+# resolved in the reactor (test-compile makes the sibling modules' classes the artifacts), so the seeder
+# runs on this checkout's classes and never on an older snapshot in the local Maven repository
+./mvnw -B -q -pl ledger-api -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$work/classpath"
 
 psql -q -h "$pg_host" -p "$pg_port" -U "$pg_user" -d postgres -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 psql -q -h "$pg_host" -p "$pg_port" -U "$pg_user" -d postgres -c "CREATE DATABASE $database"

@@ -64,10 +64,10 @@ class GatewayExceptionHandler {
         if (rejection.reason() == VoucherRejection.CLAIM_PENDING) {
             // nothing to pay differently: the same request goes through once the claim is on-chain
             extra.set(HttpHeaders.RETRY_AFTER, "30");
-            return render(request, HttpStatus.CONFLICT, RejectionCodes.codeOf(rejection.reason()),
+            return render(request, HttpStatus.CONFLICT, rejection.reason().providerCode(),
                     rejection.getMessage(), extra);
         }
-        return render(request, HttpStatus.PAYMENT_REQUIRED, RejectionCodes.codeOf(rejection.reason()),
+        return render(request, HttpStatus.PAYMENT_REQUIRED, rejection.reason().providerCode(),
                 rejection.getMessage(), extra);
     }
 

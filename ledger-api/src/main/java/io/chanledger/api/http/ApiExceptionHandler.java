@@ -43,7 +43,7 @@ class ApiExceptionHandler {
 
     @ExceptionHandler(VoucherRejectedException.class)
     ResponseEntity<Object> voucherRejected(VoucherRejectedException rejection, HttpServletRequest request) {
-        return ErrorBodies.render(request, VoucherStatuses.statusOf(rejection.reason()),
+        return ErrorBodies.render(request, HttpStatus.valueOf(rejection.reason().ledgerStatus()),
                 rejection.reason().code(), rejection.getMessage(), Map.of());
     }
 

@@ -3,10 +3,13 @@ package io.chanledger.api.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.support.ErrorCodes;
+import io.chanledger.domain.channel.VoucherRejection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,6 +32,17 @@ class ErrorCodeTablesTest {
     }
 
     @Test
+    void eachVoucherRejectionIsListedUnderItsOwnStatus() throws Exception {
+        Map<Integer, Set<String>> byStatus = codesByStatusOfTableAfter("Errors under `/api`");
+        for (VoucherRejection reason : VoucherRejection.values()) {
+            if (ErrorCodes.api().contains(reason.code())) {
+                assertThat(byStatus.getOrDefault(reason.ledgerStatus(), Set.of()))
+                        .as("the row of status %d", reason.ledgerStatus()).contains(reason.code());
+            }
+        }
+    }
+
+    @Test
     void theGatewaysTableListsEveryXChanErrorCode() throws Exception {
         assertThat(codesOfTableAfter("Errors under `/v1`")).isEqualTo(ErrorCodes.gateway());
     }
@@ -41,6 +55,27 @@ class ErrorCodeTablesTest {
     @Test
     void theCodesWrittenInOtherFormsAreStillInTheSources() {
         assertThat(ErrorCodes.otherFormsMissingFromTheSources()).isEmpty();
+    }
+
+    /** The codes of the first table after the line starting with {@code heading}, by the status in its first column. */
+    private static Map<Integer, Set<String>> codesByStatusOfTableAfter(String heading) throws Exception {
+        List<String> lines = Files.readAllLines(API_DOC);
+        int start = 0;
+        while (!lines.get(start).startsWith(heading)) {
+            start++;
+        }
+        while (!lines.get(start).startsWith("|")) {
+            start++;
+        }
+        Map<Integer, Set<String>> codes = new TreeMap<>();
+        for (int row = start + 2; row < lines.size() && lines.get(row).startsWith("|"); row++) {
+            String[] columns = lines.get(row).split("\\|");
+            Matcher code = CODE.matcher(columns[2]);
+            while (code.find()) {
+                codes.computeIfAbsent(Integer.parseInt(columns[1].trim()), status -> new TreeSet<>()).add(code.group(1));
+            }
+        }
+        return codes;
     }
 
     /** The codes in the second column of the first table after the line starting with {@code heading}. */

@@ -1,6 +1,5 @@
 package io.chanledger.api.support;
 
-import io.chanledger.api.gateway.RejectionCodes;
 import io.chanledger.domain.channel.VoucherRejection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,7 +71,7 @@ public final class ErrorCodes {
     public static Set<String> gateway() {
         Set<String> codes = literalsIn("gateway");
         for (VoucherRejection reason : VoucherRejection.values()) {
-            codes.add(RejectionCodes.codeOf(reason));
+            codes.add(reason.providerCode());
         }
         codes.addAll(GATEWAY_OTHER_FORMS);
         return codes;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ProviderCategory;
@@ -144,17 +145,33 @@ public final class ProvidersBenchSeeder {
             }
             Thread.sleep(250);
         }
-        throw new IllegalStateException("the service did not list " + providers + " providers within two minutes");
+        // say why, from the directory, which lists every provider with its probe's last verdict
+        JsonNode directory = JSON.readTree(send(HttpRequest.newBuilder(URI.create(service + "/api/directory/providers")))
+                .body());
+        String unlisted = "";
+        for (JsonNode provider : directory.path("providers")) {
+            if (!provider.path("status").path("online").asBoolean() || !provider.path("status").path("inferenceOnline")
+                    .asBoolean()) {
+                unlisted = "; " + provider.path("name").asText() + " is not listed, its status: " + provider.path("status");
+                break;
+            }
+        }
+        throw new IllegalStateException("the service did not list " + providers + " providers within two minutes"
+                + unlisted);
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** /p/{address}/v1/pricing, /v1/models and /v1/docs of one stub provider. */
+    /** /p/{address}/v1/pricing, /v1/models, /v1/docs and /v1/chat/completions of one stub provider. */
     private void answer(HttpExchange exchange) throws IOException {
         try (exchange) {
             String[] parts = exchange.getRequestURI().getPath().split("/");
+            if (parts.length == 6 && parts[4].equals("chat") && parts[5].equals("completions")) {
+                paymentRequired(exchange, parts[2]);
+                return;
+            }
             String json;
             if (parts.length == 5 && parts[4].equals("pricing")) {
                 json = pricing(parts[2]);
@@ -172,6 +189,28 @@ public final class ProvidersBenchSeeder {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
+        }
+    }
+
+    /**
+     * What a Chan provider answers a chat request without a voucher: 402 with its payment terms. The
+     * marketplace's inference probe lists only providers that do (docs/api.md, health checks).
+     */
+    private static void paymentRequired(HttpExchange exchange, String address) throws IOException {
+        var headers = exchange.getResponseHeaders();
+        headers.set("X-Payment-Protocol", ProtocolProperties.NAME);
+        headers.set("X-Payment-Provider", Hex.toChecksumAddress(address));
+        headers.set("X-Payment-Contract", "0x5FbDB2315678afecb367f032d93F642f64180aa3");
+        headers.set("X-Payment-Chain", "137");
+        headers.set("X-Payment-Signing", "http://127.0.0.1/api/chan/signing");
+        headers.set("X-Payment-Docs", "http://127.0.0.1/p/" + address + "/v1/docs");
+        headers.set("X-CHAN-Error", "voucher_required");
+        headers.set("Content-Type", "application/json");
+        byte[] body = "{\"error\":{\"message\":\"voucher required\",\"code\":\"voucher_required\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(402, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
         }
     }
 
