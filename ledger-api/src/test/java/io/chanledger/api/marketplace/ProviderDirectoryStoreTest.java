@@ -3,26 +3,36 @@ package io.chanledger.api.marketplace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.support.TestDatabases;
+import io.chanledger.domain.provider.ProviderProfile;
+import io.chanledger.projections.marketplace.CatalogReader;
+import io.chanledger.projections.marketplace.CatalogSnapshot;
 import io.chanledger.projections.marketplace.JdbcProviderDirectoryStore;
 import io.chanledger.projections.marketplace.ProviderRow;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** The directory's rows written and read back on the real schema (H2 in PostgreSQL mode, migrated by Flyway). */
+/**
+ * The directory's rows written and read back on the real schema (H2 in PostgreSQL mode, migrated by
+ * Flyway); {@code ProviderProfileConversionTest} converts profiles stored before they were JSON.
+ */
 class ProviderDirectoryStoreTest {
 
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
 
+    private JdbcTemplate jdbc;
     private JdbcProviderDirectoryStore store;
 
     @BeforeEach
     void migrate() {
-        store = new JdbcProviderDirectoryStore(new JdbcTemplate(TestDatabases.migratedInMemory()));
+        jdbc = new JdbcTemplate(TestDatabases.migratedInMemory());
+        store = new JdbcProviderDirectoryStore(jdbc);
     }
 
     /** Every component set, each to a value of its own, so that two columns swapped would show. */
@@ -62,5 +72,42 @@ class ProviderDirectoryStoreTest {
         assertThat(store.find("prov-1")).contains(bare);
         assertThat(bare.additionalCategories()).isEmpty();
         assertThat(store.find("prov-2")).isEmpty();
+    }
+
+    /**
+     * Every member of the profile, whichever there are, set and read back through the catalog: a
+     * member added to {@link ProviderProfile} is stored with no column of its own, and this test
+     * covers it without being told.
+     */
+    @Test
+    void everyMemberOfAProfileIsWrittenAndReadBack() throws Exception {
+        RecordComponent[] members = ProviderProfile.class.getRecordComponents();
+        Object[] values = new Object[members.length];
+        for (int i = 0; i < members.length; i++) {
+            Class<?> type = members[i].getType();
+            values[i] = type == String.class ? "https://acme.example/" + members[i].getName()
+                    : type == Boolean.class ? Boolean.TRUE : null;
+            assertThat(values[i]).as("a value for the profile's member %s of type %s", members[i].getName(), type)
+                    .isNotNull();
+        }
+        ProviderProfile profile = (ProviderProfile) ProviderProfile.class.getDeclaredConstructor(
+                Arrays.stream(members).map(RecordComponent::getType).toArray(Class<?>[]::new)).newInstance(values);
+        store.save(everyValueSet());
+        store.saveProfile("prov-1", profile);
+
+        CatalogSnapshot read = new CatalogReader(jdbc, 10, Duration.ofHours(1)).read(1, T0);
+
+        assertThat(read.find("prov-1").orElseThrow().profile()).isEqualTo(profile);
+    }
+
+    @Test
+    void aProfileGivingNothingReadsBackAsNone() {
+        store.save(everyValueSet());
+        store.saveProfile("prov-1", ProviderProfile.NONE);
+
+        CatalogSnapshot read = new CatalogReader(jdbc, 10, Duration.ofHours(1)).read(1, T0);
+
+        assertThat(read.find("prov-1").orElseThrow().profile()).isEqualTo(ProviderProfile.NONE);
+        assertThat(jdbc.queryForObject("SELECT profile FROM marketplace_provider_profile", String.class)).isEqualTo("{}");
     }
 }

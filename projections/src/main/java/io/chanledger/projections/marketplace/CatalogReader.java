@@ -1,7 +1,6 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
-import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -86,8 +85,8 @@ public class CatalogReader {
                     checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
         List<ProviderView> providers = jdbc.query("SELECT " + JdbcProviderDirectoryStore.columns("p") + ", h.last_checked, h.latency_ms, h.consecutive_failures, "
-                + "h.last_error, h.inference_failures, h.inference_error, c.contact, f.logo_url, f.website, "
-                + "f.supports_streaming FROM marketplace_provider p "
+                + "h.last_error, h.inference_failures, h.inference_error, c.contact, f.profile "
+                + "FROM marketplace_provider p "
                 + "LEFT JOIN marketplace_provider_health h ON h.provider_id = p.provider_id "
                 + "LEFT JOIN marketplace_provider_contact c ON c.provider_id = p.provider_id "
                 + "LEFT JOIN marketplace_provider_profile f ON f.provider_id = p.provider_id", (rs, n) -> {
@@ -101,8 +100,7 @@ public class CatalogReader {
                     return new ProviderView(row, ModelPrice.canonical(models.getOrDefault(row.providerId(), List.of())), health,
                             rs.getString("contact"), history.getOrDefault(row.providerId(), List.of()),
                             feedback.get(row.providerId()), telemetry.get(row.providerId()),
-                            checks.get(row.providerId()), new ProviderProfile(rs.getString("logo_url"),
-                                    rs.getString("website"), rs.getObject("supports_streaming", Boolean.class)));
+                            checks.get(row.providerId()), JdbcProviderDirectoryStore.profile(rs.getString("profile")));
                 });
         return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
     }

@@ -1,5 +1,10 @@
 package io.chanledger.projections.marketplace;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
@@ -38,6 +43,14 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
     private interface Reader<T> {
         T read(ResultSet rs, String column) throws SQLException;
     }
+
+    /**
+     * The profile's own mapper: members left out when not given, and a member this version does not
+     * know (written by a newer one sharing the database) ignored rather than failing the catalog.
+     */
+    private static final ObjectMapper PROFILE_JSON = JsonMapper.builder()
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private static final SqlForm<String> TEXT = new SqlForm<>(v -> v, ResultSet::getString);
     private static final SqlForm<Boolean> FLAG = new SqlForm<>(v -> v, ResultSet::getBoolean);
@@ -137,8 +150,32 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
     @Override
     public void saveProfile(String providerId, ProviderProfile profile) {
         jdbc.update("DELETE FROM marketplace_provider_profile WHERE provider_id = ?", providerId);
-        jdbc.update("INSERT INTO marketplace_provider_profile (provider_id, logo_url, website, supports_streaming) "
-                + "VALUES (?, ?, ?, ?)", providerId, profile.logoUrl(), profile.website(), profile.supportsStreaming());
+        jdbc.update("INSERT INTO marketplace_provider_profile (provider_id, profile) VALUES (?, ?)", providerId,
+                profileJson(profile));
+    }
+
+    /**
+     * The profile as one JSON text, by its members' names: a member added to {@link ProviderProfile}
+     * is stored and read back with no column of its own.
+     */
+    static String profileJson(ProviderProfile profile) {
+        try {
+            return PROFILE_JSON.writeValueAsString(profile);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a provider profile could not be written as JSON", e);
+        }
+    }
+
+    /** A profile written by {@link #profileJson}; no row (a provider registered before profiles) reads as none. */
+    static ProviderProfile profile(String json) {
+        if (json == null) {
+            return ProviderProfile.NONE;
+        }
+        try {
+            return PROFILE_JSON.readValue(json, ProviderProfile.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored provider profile is not the profile's JSON", e);
+        }
     }
 
     @Override
