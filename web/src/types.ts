@@ -25,6 +25,14 @@ export type LatencyHistory = Schemas['LatencyHistory'];
 /** POST /api/directory/providers: what a registration found and recorded. */
 export type RegistrationOutcome = Schemas['RegistrationOutcome'];
 
+/** GET /api/skills: every skill at its current version. */
+export type SkillList = Schemas['SkillList'];
+export type SkillSummary = Schemas['SkillSummary'];
+
+/** GET /api/skills/{slug}: one skill as published, its version first. */
+export type SkillDocument = Schemas['SkillDocument'];
+export type SkillStep = Schemas['SkillStep'];
+
 /** GET /api/chan/signing: what a client needs to sign vouchers and close authorizations. */
 export type Signing = Schemas['SigningInfo'];
 

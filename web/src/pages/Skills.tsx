@@ -2,20 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
 import { layout, NODE_HEIGHT, NODE_WIDTH } from '../graph';
 import { formatTime } from '../shared';
-
-interface SkillSummary { slug: string; version: number; publishedAt: string; name: string; description: string; roles?: unknown; steps?: unknown }
-interface SkillStep { id: string; role: string; after: string[]; message?: unknown; template?: string }
-interface SkillDocument {
-  slug: string; version: number; publishedAt: string; name: string; description: string;
-  providers: { role: string; category?: string; models?: string[]; deposit?: string }[];
-  steps: SkillStep[]; output: string; inputs?: Record<string, string>;
-}
+import type { SkillDocument, SkillList as SkillListAnswer, SkillStep, SkillSummary } from '../types';
 
 export function SkillList() {
   const [skills, setSkills] = useState<SkillSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    getJson<{ skills: SkillSummary[] }>('/api/skills').then((s) => setSkills(s.skills)).catch((e) => setError(errorText(e)));
+    getJson<SkillListAnswer>('/api/skills').then((s) => setSkills(s.skills)).catch((e) => setError(errorText(e)));
   }, []);
   return (
     <section>

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -48,26 +48,17 @@ class SkillCatalog {
         return stored.map(this::render);
     }
 
-    ObjectNode list() {
-        List<SkillStore.StoredSkill> skills = store.latestOfEach();
-        ObjectNode body = mapper.createObjectNode();
-        body.put("count", skills.size());
-        ArrayNode items = body.putArray("skills");
-        for (SkillStore.StoredSkill stored : skills) {
+    SkillAnswers.SkillList list() {
+        List<SkillAnswers.Summary> skills = new ArrayList<>();
+        for (SkillStore.StoredSkill stored : store.latestOfEach()) {
             JsonNode document = parse(stored);
-            ObjectNode item = items.addObject();
-            item.put("slug", stored.slug());
-            item.put("version", stored.version());
-            item.put("publishedAt", stored.publishedAt().toString());
-            item.set("name", document.get("name"));
-            if (document.has("description")) {
-                item.set("description", document.get("description"));
-            }
-            ArrayNode roles = item.putArray("roles");
+            List<String> roles = new ArrayList<>();
             document.path("providers").forEach(p -> roles.add(p.path("role").asText()));
-            item.put("steps", document.path("steps").size());
+            skills.add(new SkillAnswers.Summary(stored.slug(), stored.version(), stored.publishedAt(),
+                    document.path("name").asText(), document.has("description") ? document.get("description").asText()
+                    : null, roles, document.path("steps").size()));
         }
-        return body;
+        return new SkillAnswers.SkillList(skills.size(), skills);
     }
 
     /** The stored document with its version first: slug, version, publishedAt, then the skill's own fields. */

@@ -6,6 +6,8 @@ import io.chanledger.api.admin.AdminGuard;
 import io.chanledger.api.marketplace.Rendered;
 import io.chanledger.api.http.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -43,9 +45,9 @@ class SkillsController {
     }
 
     @GetMapping
-    @Operation(summary = "Every skill at its current version",
-            description = "{count, skills: [{slug, version, publishedAt, name, description, roles, steps}]}")
-    @ApiResponse(responseCode = "200", description = "the list")
+    @Operation(summary = "Every skill at its current version")
+    @ApiResponse(responseCode = "200", description = "the list", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = SkillAnswers.SkillList.class)))
     ResponseEntity<byte[]> list(@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         return conditional(catalog.list(), ifNoneMatch);
     }
@@ -54,7 +56,8 @@ class SkillsController {
     @Operation(summary = "One skill document",
             description = "slug, version and publishedAt, then the skill: name, description, providers "
                     + "[{role, models, deposit, category?}] and steps [{id, role, after, message, template?}].")
-    @ApiResponse(responseCode = "200", description = "the skill")
+    @ApiResponse(responseCode = "200", description = "the skill", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = SkillAnswers.Document.class)))
     @ApiResponse(responseCode = "404", description = "no such skill or version")
     ResponseEntity<byte[]> skill(@PathVariable String slug,
                                  @Parameter(description = "an earlier version; the current one by default")
@@ -74,8 +77,10 @@ class SkillsController {
                     + "USDC amounts. A changed document becomes the next version (201); the same content again "
                     + "changes nothing (200).")
     @SecurityRequirement(name = "admin")
-    @ApiResponse(responseCode = "201", description = "published as a new version")
-    @ApiResponse(responseCode = "200", description = "identical to the current version")
+    @ApiResponse(responseCode = "201", description = "published as a new version", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = SkillAnswers.Document.class)))
+    @ApiResponse(responseCode = "200", description = "identical to the current version", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = SkillAnswers.Document.class)))
     @ApiResponse(responseCode = "400", description = "invalid skill; problems lists every reason")
     ResponseEntity<byte[]> publish(@PathVariable String slug, @RequestBody JsonNode document,
                                    HttpServletRequest request) {
@@ -92,7 +97,7 @@ class SkillsController {
         }
     }
 
-    private ResponseEntity<byte[]> conditional(JsonNode body, String ifNoneMatch) {
+    private ResponseEntity<byte[]> conditional(Object body, String ifNoneMatch) {
         return Rendered.of(mapper, body).respond(ifNoneMatch, CacheControl.noCache());
     }
 

@@ -2,7 +2,11 @@ package io.chanledger.api.skills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import java.net.URI;
@@ -64,6 +68,44 @@ class SkillsEndpointTest extends LedgerIntegrationTest {
         assertThat(skill.path("steps").get(1).path("after").get(0).asText()).isEqualTo("research");
         assertThat(skill.path("steps").get(1).path("template").asText()).contains("{{research}}");
         assertThat(skill.path("steps").get(0).path("message").isObject()).isTrue();
+    }
+
+    /**
+     * The answers read back into the records the OpenAPI document (and so the pages' types) is
+     * made from, refusing any field they do not name: every shipped skill, the list, and a
+     * published one. A field the service starts to answer fails here until it is named there.
+     */
+    @Test
+    void theAnswersHaveExactlyTheFieldsTheirPublishedSchemasName() throws Exception {
+        ObjectMapper strict = JsonMapper.builder().addModule(new JavaTimeModule())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
+        SkillAnswers.SkillList list = strict.readValue(Http.get(baseUrl() + "/api/skills").body(),
+                SkillAnswers.SkillList.class);
+        assertThat(list.count()).isEqualTo(list.skills().size()).isPositive();
+        // the shipped skills; other tests publish theirs under test- slugs, one with fields of its own
+        for (SkillAnswers.Summary summary : list.skills().stream().filter(s -> !s.slug().startsWith("test-")).toList()) {
+            SkillAnswers.Document skill = strict.readValue(Http.get(baseUrl() + "/api/skills/" + summary.slug()).body(),
+                    SkillAnswers.Document.class);
+            assertThat(skill.providers().stream().map(SkillAnswers.Provider::role)).containsExactlyElementsOf(summary.roles());
+            assertThat(skill.steps()).hasSize(summary.steps());
+            assertThat(skill.publishedAt()).isEqualTo(summary.publishedAt());
+        }
+        String slug = slug();
+        SkillAnswers.Document published = strict.readValue(put(slug, SKILL, "test-admin-token").body(),
+                SkillAnswers.Document.class);
+        assertThat(published.steps().get(1).template()).isEqualTo("Summarise {{translation}}");
+        assertThat(published.inputs()).isNull();
+    }
+
+    @Test
+    void aPublishersOwnFieldsPassThrough() {
+        String slug = slug();
+        put(slug, SKILL.replaceFirst("\\{", "{\"tags\": [\"translation\"], "), "test-admin-token");
+
+        JsonNode skill = Http.get(baseUrl() + "/api/skills/" + slug).json();
+
+        assertThat(skill.path("tags").get(0).asText()).isEqualTo("translation");
     }
 
     @Test
