@@ -1,17 +1,17 @@
 // Data several pages read once per page load.
 import { getJson } from './api';
-import type { Signing } from './types';
+import type { Signing, WebSettings } from './types';
 
 let signing: Promise<Signing> | null = null;
-let settings: Promise<{ explorerTxUrl: string }> | null = null;
+let settings: Promise<WebSettings> | null = null;
 
 export function signingInfo(): Promise<Signing> {
   signing ??= getJson<Signing>('/api/chan/signing');
   return signing;
 }
 
-export function webSettings(): Promise<{ explorerTxUrl: string }> {
-  settings ??= getJson<{ explorerTxUrl: string }>('/api/web/settings');
+export function webSettings(): Promise<WebSettings> {
+  settings ??= getJson<WebSettings>('/api/web/settings');
   return settings;
 }
 

@@ -55,3 +55,10 @@ export type Claimable = Schemas['ClaimableResponse'];
 
 /** GET /api/admin/replay: where a read-model replay stands. */
 export type ReplayStatus = Schemas['ReplayStatus'];
+export type ReadModelChecksum = Schemas['ReadModelChecksum'];
+
+/** GET /api/admin/health: the chain listener's and the gas station's health with their details. */
+export type OperatorHealth = Schemas['OperatorHealth'];
+
+/** GET /api/web/settings: what the pages need from the deployment's settings. */
+export type WebSettings = Schemas['WebSettings'];

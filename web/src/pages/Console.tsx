@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, readAfter, sendCommand, sendJson } from '../api';
 import { shortAddress } from '../shared';
-import type { Directory, DirectoryProvider, ReplayStatus } from '../types';
+import type { Directory, DirectoryProvider, OperatorHealth, ReadModelChecksum, ReplayStatus } from '../types';
 
 // The admin token lives in this tab's sessionStorage only: never in the address, never in a
 // cookie, gone when the tab closes.
@@ -189,20 +189,16 @@ function Replay({ auth }: { auth: Auth }) {
 }
 
 /** "sha256 (table rows, …)" of a read-model checksum. */
-function checksumText(checksum: unknown): string {
-  if (!checksum || typeof checksum !== 'object') return String(checksum);
-  const value = checksum as { sha256?: string; tables?: { table: string; rows: number }[] };
-  const tables = (value.tables ?? []).map((t) => `${t.table}: ${t.rows} rows`).join(', ');
-  return `${value.sha256 ?? JSON.stringify(checksum)}${tables ? ` (${tables})` : ''}`;
+function checksumText(checksum: ReadModelChecksum): string {
+  const tables = checksum.tables.map((t) => `${t.table}: ${t.rows} rows`).join(', ');
+  return `${checksum.sha256}${tables ? ` (${tables})` : ''}`;
 }
 
-interface HealthComponent { status: string; details?: Record<string, unknown> }
-
 function Health({ auth }: { auth: Auth }) {
-  const [health, setHealth] = useState<{ status: string; components: Record<string, HealthComponent> } | null>(null);
+  const [health, setHealth] = useState<OperatorHealth | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    const load = () => getJson<{ status: string; components: Record<string, HealthComponent> }>('/api/admin/health', auth)
+    const load = () => getJson<OperatorHealth>('/api/admin/health', auth)
       .then((h) => { setHealth(h); setError(null); }).catch((e) => setError(errorText(e)));
     void load();
     const every = window.setInterval(load, 5000);

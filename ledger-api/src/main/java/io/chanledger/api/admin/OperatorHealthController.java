@@ -1,16 +1,19 @@
 package io.chanledger.api.admin;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthComponent;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.lang.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -33,23 +36,32 @@ class OperatorHealthController {
         this.guard = guard;
     }
 
+    @Schema(name = "OperatorHealth")
+    record OperatorHealth(@Schema(example = "UP") String status,
+                          @Schema(description = "chainListener and gasStation; a part this instance does not run is "
+                                  + "left out") Map<String, Part> components) {
+    }
+
+    @Schema(name = "OperatorHealthPart")
+    record Part(@Schema(example = "UP") String status,
+                @Schema(description = "the listener's lag and checkpoint, the faucet's balance") @Nullable
+                Map<String, Object> details) {
+    }
+
     @GetMapping(path = "/api/admin/health", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Chain listener and gas station health with details (admin)",
-            description = "{status, components: {chainListener?, gasStation?}}: each {status, details}; a part "
-                    + "this instance does not run is left out.")
+    @Operation(summary = "Chain listener and gas station health with details (admin)")
     @SecurityRequirement(name = "admin")
-    ResponseEntity<Map<String, Object>> health(HttpServletRequest request) {
+    ResponseEntity<OperatorHealth> health(HttpServletRequest request) {
         guard.require(request);
-        Map<String, Object> components = new LinkedHashMap<>();
+        Map<String, Part> components = new LinkedHashMap<>();
         for (String part : PARTS) {
             HealthComponent component = health.healthForPath(part);
             if (component != null) {
-                components.put(part, component);
+                components.put(part, new Part(component.getStatus().getCode(),
+                        component instanceof Health single && !single.getDetails().isEmpty() ? single.getDetails() : null));
             }
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", health.health().getStatus().getCode());
-        body.put("components", components);
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore())
+                .body(new OperatorHealth(health.health().getStatus().getCode(), components));
     }
 }

@@ -1,9 +1,9 @@
 package io.chanledger.api.pages;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
-import java.util.Map;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -21,11 +21,15 @@ class WebSettingsController {
         this.properties = properties;
     }
 
+    @Schema(name = "WebSettings")
+    record WebSettings(@Schema(description = "block explorer address of a transaction, {txHash} standing for "
+            + "its hash", example = "https://polygonscan.com/tx/{txHash}") String explorerTxUrl) {
+    }
+
     @GetMapping(path = "/api/web/settings", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Settings of the web pages",
-            description = "{explorerTxUrl}: block explorer address of a transaction, {txHash} standing for its hash")
-    ResponseEntity<Map<String, String>> settings() {
+    @Operation(summary = "Settings of the web pages")
+    ResponseEntity<WebSettings> settings() {
         return ResponseEntity.ok().cacheControl(CacheControl.maxAge(Duration.ofMinutes(5)))
-                .body(Map.of("explorerTxUrl", properties.explorerTxUrl()));
+                .body(new WebSettings(properties.explorerTxUrl()));
     }
 }

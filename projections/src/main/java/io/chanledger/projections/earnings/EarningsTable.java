@@ -7,12 +7,15 @@ import static io.chanledger.projections.readmodel.Sql.uint;
 
 import io.chanledger.domain.channel.ChannelClaimed;
 import io.chanledger.projections.readmodel.Sql;
-import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -56,20 +59,92 @@ public class EarningsTable {
         this.jdbc = jdbc;
     }
 
-    void requestAdmitted(String channelId, BigInteger nonce, String model) {
-        String kept = model.length() > MODEL_LENGTH ? model.substring(0, MODEL_LENGTH) : model;
-        jdbc.update("INSERT INTO earnings_request (channel_id, nonce, model, charged, settled_at)"
-                        + " SELECT ?, ?, ?, 0, NULL WHERE NOT EXISTS"
-                        + " (SELECT 1 FROM earnings_request WHERE channel_id = ? AND nonce = ?)",
-                channelId, new BigDecimal(nonce), kept, channelId, new BigDecimal(nonce));
+    /**
+     * What a batch of events changes, gathered in memory in event order: per paid request (channel
+     * and nonce) its model if its voucher is in the batch and its latest settlement, and the claims.
+     */
+    public static final class Batch {
+
+        private static final class Request {
+            String model;
+            BigInteger charged;
+            Long settledAt;
+        }
+
+        private record Key(String channelId, BigInteger nonce) {
+        }
+
+        private record ClaimSeen(ChannelClaimed claim, Instant recordedAt) {
+        }
+
+        private final Map<Key, Request> requests = new LinkedHashMap<>();
+        private final List<ClaimSeen> claims = new ArrayList<>();
+
+        void admitted(String channelId, BigInteger nonce, String model) {
+            requests.computeIfAbsent(new Key(channelId, nonce), k -> new Request()).model =
+                    model.length() > MODEL_LENGTH ? model.substring(0, MODEL_LENGTH) : model;
+        }
+
+        void settled(String channelId, BigInteger nonce, BigInteger charged, long settledAt) {
+            Request request = requests.computeIfAbsent(new Key(channelId, nonce), k -> new Request());
+            request.charged = charged;
+            request.settledAt = settledAt;
+        }
+
+        void claimed(ChannelClaimed claim, Instant recordedAt) {
+            claims.add(new ClaimSeen(claim, recordedAt));
+        }
     }
 
-    void requestSettled(String channelId, BigInteger nonce, BigInteger charged, long settledAt) {
-        jdbc.update("UPDATE earnings_request SET charged = ?, settled_at = ? WHERE channel_id = ? AND nonce = ?",
-                new BigDecimal(charged), settledAt, channelId, new BigDecimal(nonce));
+    /**
+     * Writes a batch: the requests whose voucher it holds are inserted with what their settlement
+     * charged if it is in the batch too (unless a row is there already); a settlement whose request
+     * was not inserted here (its voucher came in an earlier batch, or the row existed) updates the
+     * row; the claims are inserted unless kept already. A settlement of a request with no row (a
+     * voucher recorded before models were kept) changes nothing.
+     */
+    void write(Batch batch) {
+        List<Map.Entry<Batch.Key, Batch.Request>> admitted = new ArrayList<>();
+        List<Map.Entry<Batch.Key, Batch.Request>> settled = new ArrayList<>();
+        for (Map.Entry<Batch.Key, Batch.Request> entry : batch.requests.entrySet()) {
+            (entry.getValue().model != null ? admitted : settled).add(entry);
+        }
+        if (!admitted.isEmpty()) {
+            int[] inserted = jdbc.batchUpdate("INSERT INTO earnings_request (channel_id, nonce, model, charged,"
+                            + " settled_at) SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS"
+                            + " (SELECT 1 FROM earnings_request WHERE channel_id = ? AND nonce = ?)", admitted,
+                    admitted.size(), (s, entry) -> {
+                        Batch.Request request = entry.getValue();
+                        s.setString(1, entry.getKey().channelId());
+                        setUint(s, 2, entry.getKey().nonce());
+                        s.setString(3, request.model);
+                        setUint(s, 4, request.charged == null ? BigInteger.ZERO : request.charged);
+                        s.setObject(5, request.settledAt, Types.BIGINT);
+                        s.setString(6, entry.getKey().channelId());
+                        setUint(s, 7, entry.getKey().nonce());
+                    })[0];
+            for (int i = 0; i < admitted.size(); i++) {
+                if (admitted.get(i).getValue().settledAt != null && inserted[i] == 0) {
+                    settled.add(admitted.get(i)); // handled before: its row takes this settlement
+                }
+            }
+        }
+        settled.removeIf(entry -> entry.getValue().settledAt == null);
+        if (!settled.isEmpty()) {
+            jdbc.batchUpdate("UPDATE earnings_request SET charged = ?, settled_at = ? WHERE channel_id = ? AND nonce = ?",
+                    settled, settled.size(), (s, entry) -> {
+                        setUint(s, 1, entry.getValue().charged);
+                        s.setLong(2, entry.getValue().settledAt);
+                        s.setString(3, entry.getKey().channelId());
+                        setUint(s, 4, entry.getKey().nonce());
+                    });
+        }
+        for (Batch.ClaimSeen seen : batch.claims) {
+            claimed(seen.claim(), seen.recordedAt());
+        }
     }
 
-    void claimed(ChannelClaimed claim, Instant recordedAt) {
+    private void claimed(ChannelClaimed claim, Instant recordedAt) {
         jdbc.update(connection -> {
             var s = connection.prepareStatement("INSERT INTO earnings_claim (channel_id, total_claimed, provider,"
                     + " payout, fee, tx_hash, block_number, claimed_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"

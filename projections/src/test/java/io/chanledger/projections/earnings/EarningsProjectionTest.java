@@ -9,8 +9,14 @@ import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.projections.readmodel.ReadModelDatabase;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -109,5 +115,44 @@ class EarningsProjectionTest {
 
         assertThat(requests()).isEmpty();
         assertThat(table.claims(PROVIDER, 10)).isEmpty();
+    }
+
+    /**
+     * A stream with redeliveries, a request settled twice, one settled in a later batch and one with
+     * no model, cut into batches of every size: each leaves exactly the rows the events handled one
+     * by one leave.
+     */
+    @Test
+    void batchesOfEverySizeLeaveTheRowsOfEventsHandledOneByOne() throws Exception {
+        List<Object> stream = List.of(metered(1, "echo-1"), metered(2, "page-fetch"), settled(1, 3_750),
+                metered(3, "echo-1"), metered(1, "echo-1"), settled(2, 1_000), settled(2, 1_200), metered(4, null),
+                settled(4, 500), new ChannelClaimed(CHANNEL, PROVIDER, BigInteger.valueOf(4_000), BigInteger.valueOf(40),
+                        BigInteger.valueOf(4_000), new ChainRef(7, "0xb", "0xt", 0)), settled(1, 3_750),
+                settled(3, 2_000), metered(5, "page-fetch"));
+        List<EventMessage<?>> messages = new ArrayList<>();
+        for (Object event : stream) {
+            messages.add(new GenericEventMessage<>(UUID.randomUUID().toString(), event, Map.of(), T0));
+        }
+        AnnotationEventHandlerAdapter oneByOne = new AnnotationEventHandlerAdapter(projection);
+        for (EventMessage<?> message : messages) {
+            oneByOne.handle(message);
+        }
+        List<Map<String, Object>> expected = requests();
+        List<EarningsTable.Claim> expectedClaims = table.claims(PROVIDER, 10);
+        assertThat(expected).hasSize(4);
+        assertThat(new BigInteger(expected.get(1).get("charged").toString())).isEqualTo(1_200);
+        assertThat(expected.get(3).get("settled_at")).as("request 5 still running").isNull();
+
+        for (int size = 1; size <= messages.size(); size++) {
+            freshDatabase();
+            AnnotationEventHandlerAdapter adapter = new AnnotationEventHandlerAdapter(projection);
+            for (int from = 0; from < messages.size(); from += size) {
+                BatchingUnitOfWork<EventMessage<?>> batch =
+                        new BatchingUnitOfWork<>(messages.subList(from, Math.min(messages.size(), from + size)));
+                batch.executeWithResult(() -> adapter.handle(batch.getMessage()));
+            }
+            assertThat(requests()).as("batches of %d", size).isEqualTo(expected);
+            assertThat(table.claims(PROVIDER, 10)).as("batches of %d", size).isEqualTo(expectedClaims);
+        }
     }
 }
