@@ -33,10 +33,10 @@ class ErrorCodeTablesTest {
 
     @Test
     void eachVoucherRejectionIsListedUnderItsOwnStatus() throws Exception {
-        Map<Integer, Set<String>> byStatus = codesByStatusOfTableAfter("Errors under `/api`");
+        Map<String, Set<String>> byStatus = codesByFirstColumnOfTableAfter("Errors under `/api`");
         for (VoucherRejection reason : VoucherRejection.values()) {
             if (ErrorCodes.api().contains(reason.code())) {
-                assertThat(byStatus.getOrDefault(reason.ledgerStatus(), Set.of()))
+                assertThat(byStatus.getOrDefault(Integer.toString(reason.ledgerStatus()), Set.of()))
                         .as("the row of status %d", reason.ledgerStatus()).contains(reason.code());
             }
         }
@@ -57,8 +57,11 @@ class ErrorCodeTablesTest {
         assertThat(ErrorCodes.otherFormsMissingFromTheSources()).isEmpty();
     }
 
-    /** The codes of the first table after the line starting with {@code heading}, by the status in its first column. */
-    private static Map<Integer, Set<String>> codesByStatusOfTableAfter(String heading) throws Exception {
+    /**
+     * The codes of the first table after the line starting with {@code heading}, by the text of its
+     * first column (the status, or several for the rows that name more than one).
+     */
+    private static Map<String, Set<String>> codesByFirstColumnOfTableAfter(String heading) throws Exception {
         List<String> lines = Files.readAllLines(API_DOC);
         int start = 0;
         while (!lines.get(start).startsWith(heading)) {
@@ -67,37 +70,23 @@ class ErrorCodeTablesTest {
         while (!lines.get(start).startsWith("|")) {
             start++;
         }
-        Map<Integer, Set<String>> codes = new TreeMap<>();
+        Map<String, Set<String>> codes = new TreeMap<>();
+        // the header row and its separator name no code
         for (int row = start + 2; row < lines.size() && lines.get(row).startsWith("|"); row++) {
             String[] columns = lines.get(row).split("\\|");
             Matcher code = CODE.matcher(columns[2]);
             while (code.find()) {
-                codes.computeIfAbsent(Integer.parseInt(columns[1].trim()), status -> new TreeSet<>()).add(code.group(1));
+                codes.computeIfAbsent(columns[1].trim(), status -> new TreeSet<>()).add(code.group(1));
             }
         }
+        assertThat(codes).as("codes in the table after " + heading).isNotEmpty();
         return codes;
     }
 
     /** The codes in the second column of the first table after the line starting with {@code heading}. */
     private static Set<String> codesOfTableAfter(String heading) throws Exception {
-        List<String> lines = Files.readAllLines(API_DOC);
-        int start = 0;
-        while (!lines.get(start).startsWith(heading)) {
-            start++;
-        }
-        while (!lines.get(start).startsWith("|")) {
-            start++;
-        }
         Set<String> codes = new TreeSet<>();
-        // the header row and its separator name no code
-        for (int row = start + 2; row < lines.size() && lines.get(row).startsWith("|"); row++) {
-            String codeColumn = lines.get(row).split("\\|")[2];
-            Matcher code = CODE.matcher(codeColumn);
-            while (code.find()) {
-                codes.add(code.group(1));
-            }
-        }
-        assertThat(codes).as("codes in the table after " + heading).isNotEmpty();
+        codesByFirstColumnOfTableAfter(heading).values().forEach(codes::addAll);
         return codes;
     }
 }
