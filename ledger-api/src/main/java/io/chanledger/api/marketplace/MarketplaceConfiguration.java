@@ -15,6 +15,7 @@ import org.axonframework.config.ConfigurerModule;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Wires the Provider aggregate, the directory projection, the in-memory catalog built from it, and
@@ -30,9 +31,10 @@ class MarketplaceConfiguration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    MarketplaceCatalog marketplaceCatalog(JdbcTemplate jdbc, MarketplaceProperties properties, Clock clock) {
-        CatalogReader reader = new CatalogReader(jdbc, properties.historyLimit(), properties.feedback().window(),
-                properties.telemetry().window());
+    MarketplaceCatalog marketplaceCatalog(JdbcTemplate jdbc, PlatformTransactionManager transactions,
+                                          MarketplaceProperties properties, Clock clock) {
+        CatalogReader reader = new CatalogReader(jdbc, transactions, properties.historyLimit(),
+                properties.feedback().window(), properties.telemetry().window());
         return new MarketplaceCatalog(reader, clock, properties.catalog().debounce(), properties.catalog().pollInterval());
     }
 

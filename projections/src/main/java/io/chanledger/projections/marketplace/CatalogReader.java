@@ -11,6 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Reads the whole directory in seven queries (providers with health, contact and profile, models, history,
@@ -34,15 +38,37 @@ public class CatalogReader {
     private final Duration feedbackWindow;
     private final Duration telemetryWindow;
 
-    public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow, Duration telemetryWindow) {
+    private final TransactionOperations snapshotTransaction;
+
+    /**
+     * {@code transactions} runs {@link #readSnapshot} in one read-only repeatable-read transaction,
+     * so that its queries all see the same committed state: a provider's row and the history entry
+     * its change wrote are read together or not at all.
+     */
+    public CatalogReader(JdbcTemplate jdbc, PlatformTransactionManager transactions, int historyLimit,
+                         Duration feedbackWindow, Duration telemetryWindow) {
         this.jdbc = jdbc;
         this.historyLimit = historyLimit;
         this.feedbackWindow = feedbackWindow;
         this.telemetryWindow = telemetryWindow;
+        TransactionTemplate template = new TransactionTemplate(transactions);
+        template.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        template.setReadOnly(true);
+        this.snapshotTransaction = template;
     }
 
+    /** For a table's own tests, which read what they wrote with nothing writing alongside. */
     public CatalogReader(JdbcTemplate jdbc, int historyLimit, Duration feedbackWindow) {
-        this(jdbc, historyLimit, feedbackWindow, Duration.ofHours(24));
+        this.jdbc = jdbc;
+        this.historyLimit = historyLimit;
+        this.feedbackWindow = feedbackWindow;
+        this.telemetryWindow = Duration.ofHours(24);
+        this.snapshotTransaction = TransactionOperations.withoutTransaction();
+    }
+
+    /** The change counter and the whole directory at it, read in one snapshot of the database. */
+    public CatalogSnapshot readSnapshot(Instant builtAt) {
+        return snapshotTransaction.execute(status -> read(version(), builtAt));
     }
 
     public long version() {
@@ -51,7 +77,11 @@ public class CatalogReader {
         return version == null ? 0 : version;
     }
 
-    /** Read the version first: a change that lands while reading moves it again and is read next time. */
+    /**
+     * The directory as of {@code version}. Outside {@link #readSnapshot} each query sees what is
+     * committed when it runs; read the version first, so that a change landing meanwhile moves it
+     * again and is read next time.
+     */
     public CatalogSnapshot read(long version, Instant builtAt) {
         // ordered in Java, not by the database's collation, so the list equals the published one
         Map<String, List<ModelPrice>> models = new HashMap<>();

@@ -97,8 +97,8 @@ public class MarketplaceCatalog implements AutoCloseable {
     /** Rebuilds now (on the caller's thread) and returns the new snapshot. */
     public synchronized CatalogSnapshot refreshNow() {
         try {
-            long version = reader.version();
-            CatalogSnapshot snapshot = reader.read(version, clock.instant());
+            CatalogSnapshot snapshot = reader.readSnapshot(clock.instant());
+            long version = snapshot.version();
             current = snapshot;
             if (failing) {
                 log.info("marketplace directory readable again (change {})", version);
