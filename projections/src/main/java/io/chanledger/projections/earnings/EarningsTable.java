@@ -107,6 +107,7 @@ public class EarningsTable {
         List<Map.Entry<Batch.Key, Batch.Request>> admitted = new ArrayList<>();
         List<Map.Entry<Batch.Key, Batch.Request>> settled = new ArrayList<>();
         for (Map.Entry<Batch.Key, Batch.Request> entry : batch.requests.entrySet()) {
+            // an entry without a model was made by a settlement, so it has one
             (entry.getValue().model != null ? admitted : settled).add(entry);
         }
         if (!admitted.isEmpty()) {
@@ -129,7 +130,6 @@ public class EarningsTable {
                 }
             }
         }
-        settled.removeIf(entry -> entry.getValue().settledAt == null);
         if (!settled.isEmpty()) {
             jdbc.batchUpdate("UPDATE earnings_request SET charged = ?, settled_at = ? WHERE channel_id = ? AND nonce = ?",
                     settled, settled.size(), (s, entry) -> {
