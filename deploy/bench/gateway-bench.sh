@@ -7,6 +7,8 @@
 # gateway next to the same parameters posted to the upstream directly.
 # Usage: deploy/bench/gateway-bench.sh [levels, default 16,64] [requests per client, default 300]
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
+# BENCH_FLUSH_DELAY_MICROS=300 makes each commit that waits for the disk wait 300 µs longer, as on a
+# slower disk than the machine's (a cloud volume's flush takes 0.5–2 ms)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
@@ -50,6 +52,13 @@ fi
 
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
     -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+if [ -n "${BENCH_FLUSH_DELAY_MICROS:-}" ]; then
+    # a slower disk: every commit that waits for the log's flush waits this much longer (PostgreSQL's
+    # group-commit delay, taken before each such flush when no other transaction need be open)
+    psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
+        -c "ALTER DATABASE $db SET commit_delay = $BENCH_FLUSH_DELAY_MICROS" \
+        -c "ALTER DATABASE $db SET commit_siblings = 0"
+fi
 "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
     -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \

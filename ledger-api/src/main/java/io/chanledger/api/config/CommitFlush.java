@@ -9,7 +9,8 @@ import org.springframework.jdbc.support.JdbcUtils;
 
 /**
  * Lets transactions whose outcome is told to nobody commit without waiting for the disk: the
- * read models' batches.
+ * read models' batches, and the holds of paid requests (a batch of the gateway's admissions only,
+ * see {@code VoucherCommitBatcher}).
  *
  * <p>PostgreSQL makes a commit visible to every other session at once, and durable once its
  * write-ahead log is flushed; with {@code synchronous_commit} off for one transaction, the commit
@@ -31,8 +32,11 @@ public final class CommitFlush {
         this.postgres = isPostgres(dataSource);
     }
 
-    /** The current transaction's commit does not wait for the disk (on PostgreSQL). */
-    private void deferForCurrentTransaction() {
+    /**
+     * The current transaction's commit does not wait for the disk (on PostgreSQL). Runs on the
+     * connection bound to the current Spring transaction, so it is called inside one.
+     */
+    public void deferForCurrentTransaction() {
         if (postgres) {
             jdbc.execute("SET LOCAL synchronous_commit TO OFF");
         }

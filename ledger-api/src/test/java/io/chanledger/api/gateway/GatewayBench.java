@@ -11,6 +11,8 @@ import java.net.http.HttpRequest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,16 +59,28 @@ public final class GatewayBench {
     /** /proc/PID/stat of the service, to read its CPU time; null when not given. */
     private final Path serviceStat;
     private final long ticksPerSecond;
+    private final String jdbcUrl;
+    private final String user;
+    private final String password;
 
-    private GatewayBench(String baseUrl, String provider, String servicePid, long ticksPerSecond) {
+    private GatewayBench(String baseUrl, String provider, String servicePid, long ticksPerSecond, String jdbcUrl,
+                         String user, String password) {
         this.baseUrl = baseUrl;
+        this.jdbcUrl = jdbcUrl;
+        this.user = user;
+        this.password = password;
         this.provider = provider;
         this.serviceStat = servicePid == null ? null : Path.of("/proc", servicePid, "stat");
         this.ticksPerSecond = ticksPerSecond;
     }
 
-    /** {@code cpuMillis}: the service's CPU time per request, its background work included (NaN when unknown). */
-    record Run(double perSecond, double p50, double p99, long errors, double cpuMillis) {
+    /**
+     * {@code cpuMillis}: the service's CPU time per request, its background work included (NaN when
+     * unknown). {@code walFlushes}: the database's write-ahead log flushes per request (its
+     * {@code pg_stat_wal.wal_sync}, the log writer's own included), each a wait for the disk that
+     * no benchmark on a fast disk shows in its latency.
+     */
+    record Run(double perSecond, double p50, double p99, long errors, double cpuMillis, double walFlushes) {
     }
 
     /**
@@ -76,7 +90,7 @@ public final class GatewayBench {
      */
     public static void main(String[] args) throws Exception {
         GatewayBench bench = new GatewayBench(args[0], args[4].toLowerCase(), args.length > 7 ? args[7] : null,
-                args.length > 8 ? Long.parseLong(args[8]) : 100);
+                args.length > 8 ? Long.parseLong(args[8]) : 100, args[1], args[2], args[3]);
         int perClient = Integer.parseInt(args[6]);
         String jdbc = args[1];
         bench.run(16, bench.seed(jdbc, args[2], args[3], 16), Math.max(50, perClient / 4), true);
@@ -86,8 +100,9 @@ public final class GatewayBench {
                 + "the gateway against the unpaid echo endpoint");
         System.out.println("| concurrent channels | unpaid " + (HTTP_UPSTREAM ? "upstream" : "echo")
                 + " req/s | paid req/s | overhead (unpaid ÷ paid) "
-                + "| unpaid p50 / p99 ms | paid p50 / p99 ms | service CPU ms per request, unpaid / paid | errors |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + "| unpaid p50 / p99 ms | paid p50 / p99 ms | service CPU ms per request, unpaid / paid "
+                + "| WAL flushes per paid request | errors |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String level : args[5].split(",")) {
             int clients = Integer.parseInt(level.trim());
             List<Run> unpaid = new ArrayList<>();
@@ -98,9 +113,10 @@ public final class GatewayBench {
             }
             double u = unpaid.stream().mapToDouble(Run::perSecond).average().orElse(0);
             double p = paid.stream().mapToDouble(Run::perSecond).average().orElse(0);
-            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %d |%n", clients,
-                    u, p, u / p, mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50),
+            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %.2f | %d |%n",
+                    clients, u, p, u / p, mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50),
                     mean(paid, Run::p99), mean(unpaid, Run::cpuMillis), mean(paid, Run::cpuMillis),
+                    mean(paid, Run::walFlushes),
                     unpaid.stream().mapToLong(Run::errors).sum() + paid.stream().mapToLong(Run::errors).sum());
         }
     }
@@ -157,12 +173,24 @@ public final class GatewayBench {
             requests.add(mine);
         }
         long ticksBefore = serviceTicks();
+        long flushesBefore = walFlushes();
         ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
-        // what the requests left to do in the background (the read models) counts too
+        // what the requests left to do in the background (the read models) counts too; the database
+        // publishes its statistics within a second
         Thread.sleep(1_500);
+        double requestCount = (double) clients * perClient;
         double cpuMillis = serviceStat == null ? Double.NaN
-                : (serviceTicks() - ticksBefore) * 1000.0 / ticksPerSecond / ((double) clients * perClient);
-        return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuMillis);
+                : (serviceTicks() - ticksBefore) * 1000.0 / ticksPerSecond / requestCount;
+        return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuMillis,
+                (walFlushes() - flushesBefore) / requestCount);
+    }
+
+    /** The write-ahead log flushes of the database server so far (PostgreSQL 14 and later). */
+    private long walFlushes() throws SQLException {
+        try (Connection db = DriverManager.getConnection(jdbcUrl, user, password);
+             ResultSet row = db.createStatement().executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
+            return row.next() ? row.getLong(1) : 0;
+        }
     }
 
     /** User and system clock ticks the service has used so far (fields 14 and 15 of /proc/PID/stat). */

@@ -1,6 +1,7 @@
 package io.chanledger.api.channels.command;
 
 import io.chanledger.api.config.ChannelCacheGuard;
+import io.chanledger.api.config.CommitFlush;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
@@ -91,6 +92,7 @@ class VoucherCommitBatcher {
     private final CommandBus commandBus;
     private final TransactionManager transactionManager;
     private final ChannelCacheGuard cacheGuard;
+    private final CommitFlush commitFlush;
     private final int maxBatch;
     private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
@@ -100,10 +102,11 @@ class VoucherCommitBatcher {
     private volatile boolean running = true;
 
     VoucherCommitBatcher(CommandBus commandBus, TransactionManager transactionManager, ChannelCacheGuard cacheGuard,
-                         LedgerProperties properties, MeterRegistry meters) {
+                         CommitFlush commitFlush, LedgerProperties properties, MeterRegistry meters) {
         this.commandBus = commandBus;
         this.transactionManager = transactionManager;
         this.cacheGuard = cacheGuard;
+        this.commitFlush = commitFlush;
         this.maxBatch = LedgerProperties.GROUP_COMMIT_MAX_BATCH;
         this.batchSizes = DistributionSummary.builder("chan.voucher.commit.batch")
                 .description("vouchers sharing one database commit").register(meters);
@@ -232,6 +235,9 @@ class VoucherCommitBatcher {
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
             root.attachTransaction(transactionManager);
+            if (holdsOnly(batch.stream().map(Pending::command).toList())) {
+                commitFlush.deferForCurrentTransaction();
+            }
             Set<String> checked = new LinkedHashSet<>();
             Set<String> unchecked = new LinkedHashSet<>();
             for (Pending pending : batch) {
@@ -258,6 +264,26 @@ class VoucherCommitBatcher {
             }
             throw failure;
         }
+    }
+
+    /**
+     * Whether a batch's commands are only the gateway's admissions of paid requests, whose commit may then
+     * return before the disk has it ({@link CommitFlush}). An admission is a hold, told to no one
+     * outside this process: the gateway calls the upstream on it, and the agent hears of it only
+     * with its answer, after the settlement's commit, which waits for the disk and, the log being
+     * one sequence, makes the admission durable with it. The hold is visible to every other
+     * instance as soon as it commits, which is what stops two of them serving the same room. Only
+     * a crash of the database server can lose it, and then with the request it held: that request
+     * cannot settle, no one was charged or told anything, and the voucher may be sent again.
+     * A batch with anything else in it (a voucher of the ledger API, a settlement) waits.
+     */
+    static boolean holdsOnly(List<?> commands) {
+        for (Object command : commands) {
+            if (!(command instanceof AcceptVoucher voucher && voucher.metered())) {
+                return false;
+            }
+        }
+        return !commands.isEmpty();
     }
 
     /**

@@ -1,0 +1,149 @@
+package io.chanledger.api.channels.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.api.config.ChannelCacheGuard;
+import io.chanledger.api.config.CommitFlush;
+import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.domain.channel.AcceptVoucher;
+import io.chanledger.domain.channel.MeteredRequest;
+import io.chanledger.domain.channel.RaiseHold;
+import io.chanledger.domain.channel.SettleRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.SimpleCommandBus;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.messaging.MessageHandler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Which of the ledger's group commits wait for the disk. A batch of the gateway's admissions
+ * alone (holds, told to no one until their settlement) commits without waiting; a batch with
+ * anything else in it (a voucher of the ledger API, a settlement, a raised hold) waits, on
+ * PostgreSQL. The batcher runs here with the application's transactions and a command bus whose
+ * handlers read {@code synchronous_commit} inside the batch's transaction.
+ */
+class HoldCommitFlushTest extends LedgerIntegrationTest {
+
+    private static final String CHANNEL = "0x" + "ab".repeat(32);
+    private static final String SIGNATURE = "0x" + "11".repeat(65);
+    private static final String SIGNER = "0x" + "22".repeat(20);
+    private static final MeteredRequest HOLD = new MeteredRequest(BigInteger.TEN, 0, SIGNER);
+
+    @Autowired
+    private TransactionManager transactions;
+
+    @Autowired
+    private ChannelCacheGuard cacheGuard;
+
+    @Autowired
+    private CommitFlush commitFlush;
+
+    @Autowired
+    private DataSource dataSource;
+
+    @Autowired
+    private LedgerProperties ledger;
+
+    private final SimpleCommandBus commandBus = SimpleCommandBus.builder().build();
+    private final CountDownLatch firstHandled = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    /** Each command handled, with the {@code synchronous_commit} of the transaction it was decided in. */
+    private final Map<Object, String> settings = new ConcurrentHashMap<>();
+    private VoucherCommitBatcher batcher;
+
+    @BeforeEach
+    void startBatcher() {
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        MessageHandler<CommandMessage<?>> setting = command -> {
+            if (command.getPayload() instanceof AcceptVoucher voucher && voucher.nonce().equals(BigInteger.ZERO)) {
+                firstHandled.countDown(); // holds its batch open until the next commands are queued
+                release.await(10, TimeUnit.SECONDS);
+            }
+            settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
+                    String.class));
+            return null;
+        };
+        commandBus.subscribe(AcceptVoucher.class.getName(), setting);
+        commandBus.subscribe(SettleRequest.class.getName(), setting);
+        commandBus.subscribe(RaiseHold.class.getName(), setting);
+        batcher = new VoucherCommitBatcher(commandBus, transactions, cacheGuard, commitFlush, ledger,
+                new SimpleMeterRegistry());
+    }
+
+    @AfterEach
+    void stopBatcher() throws InterruptedException {
+        release.countDown();
+        batcher.stop();
+    }
+
+    @Test
+    void aBatchOfHoldsAloneCommitsWithoutWaitingForTheDisk() throws Exception {
+        assertThat(settingOf(admission(1, HOLD))).isEqualTo("off");
+    }
+
+    @Test
+    void everyOtherBatchWaitsForTheDisk() throws Exception {
+        assertThat(settingOf(admission(1, null))).isEqualTo("on");
+        assertThat(settingOf(settlement())).isEqualTo("on");
+        assertThat(settingOf(new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO))).isEqualTo("on");
+    }
+
+    @Test
+    void aHoldSharingItsBatchWithAPlainVoucherWaitsForTheDisk() throws Exception {
+        AcceptVoucher first = admission(0, HOLD);
+        AcceptVoucher hold = admission(1, HOLD);
+        AcceptVoucher plain = admission(2, null);
+        CompletableFuture<?> firstReply = batcher.submit(first);
+        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
+        // one channel, one worker: both wait behind the first batch and are taken as the next one
+        CompletableFuture<?> holdReply = batcher.submit(hold);
+        CompletableFuture<?> plainReply = batcher.submit(plain);
+        release.countDown();
+        CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
+        assertThat(settings).containsEntry(first, "off").containsEntry(hold, "on").containsEntry(plain, "on");
+    }
+
+    @Test
+    void theRuleOverCommands() {
+        assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD), admission(2, HOLD)))).isTrue();
+        assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD), admission(2, null)))).isFalse();
+        assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD),
+                settlement()))).isFalse();
+        assertThat(VoucherCommitBatcher.holdsOnly(List.of())).isFalse();
+    }
+
+    private static AcceptVoucher admission(long nonce, MeteredRequest metering) {
+        return new AcceptVoucher(CHANNEL, BigInteger.valueOf(100 + nonce), BigInteger.valueOf(nonce), SIGNATURE, SIGNER,
+                0, metering);
+    }
+
+    private static SettleRequest settlement() {
+        return new SettleRequest(CHANNEL, BigInteger.ONE, BigInteger.ONE, 0, BigInteger.ZERO);
+    }
+
+    /** Commits {@code command} in a batch of its own; the setting its transaction had. */
+    private String settingOf(Object command) throws Exception {
+        CompletableFuture<?> reply = switch (command) {
+            case AcceptVoucher voucher -> batcher.submit(voucher);
+            case SettleRequest settle -> batcher.submit(settle);
+            case RaiseHold raise -> batcher.submit(raise);
+            default -> throw new IllegalArgumentException(command.toString());
+        };
+        reply.get(10, TimeUnit.SECONDS);
+        return settings.get(command);
+    }
+}
