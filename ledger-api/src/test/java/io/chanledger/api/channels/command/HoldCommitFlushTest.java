@@ -121,8 +121,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     void theRuleOverCommands() {
         assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD), admission(2, HOLD)))).isTrue();
         assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD), admission(2, null)))).isFalse();
-        assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD),
-                settlement()))).isFalse();
+        assertThat(VoucherCommitBatcher.holdsOnly(List.of(admission(1, HOLD), settlement()))).isFalse();
         assertThat(VoucherCommitBatcher.holdsOnly(List.of())).isFalse();
     }
 
