@@ -53,6 +53,7 @@ fi
 psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \
     -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 if [ -n "${BENCH_FLUSH_DELAY_MICROS:-}" ]; then
+    [[ "$BENCH_FLUSH_DELAY_MICROS" =~ ^[0-9]+$ ]] || { echo "BENCH_FLUSH_DELAY_MICROS: microseconds, a whole number" >&2; exit 2; }
     # a slower disk: every commit that waits for the log's flush waits this much longer (PostgreSQL's
     # group-commit delay, taken before each such flush when no other transaction need be open)
     psql -q -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -d postgres \

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.ServiceProcess;
 import io.chanledger.chain.devnet.Devnet;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,6 +64,9 @@ class PaidRequestCrashTest {
     /** The most any one client sends: the load is bounded even if the kill came late. */
     private static final int MOST_PER_CLIENT = 400;
     private static final Duration ECHO_DELAY = Duration.ofMillis(150);
+    /** A flat-priced service (0.002 USDC) of an HTTP upstream the test serves itself. */
+    private static final String SERVICE_MODEL = "counter";
+    private static final String SERVICE_BODY = Agent.chatBody(SERVICE_MODEL, "{\\\"text\\\":\\\"hold\\\"}", null, false);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -73,6 +80,135 @@ class PaidRequestCrashTest {
     @Test
     void theSameHoldsWhenTheEmbeddedDatabaseIsKilledWithTheService(@TempDir Path dataDir) throws Exception {
         crashAndRecover(dataDir, true);
+    }
+
+    /**
+     * A hold commits without waiting for the disk (only the settlement's commit waits), so the
+     * database can lose it when it is killed before anything flushes its log. Here the upstream is
+     * a service that stalls, so no settlement commits, the database's log writer is stopped, and the
+     * service and its database are killed the moment every request has reached the upstream, which
+     * is right after its hold committed. Whether a
+     * hold survived (then it is released at the restart and its voucher refused) or was lost with
+     * the database (then its voucher is admitted afresh and served), each channel is charged
+     * exactly for the answers its agent received, once, and no hold is left.
+     */
+    @Test
+    void holdsTheKilledDatabaseMayHaveLostChargeNothingTheAgentDidNotReceive(@TempDir Path dataDir) throws Exception {
+        CountDownLatch reached = new CountDownLatch(CHANNELS);
+        CountDownLatch unstall = new CountDownLatch(1);
+        HttpServer upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.setExecutor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory()));
+        upstream.createContext("/count", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            reached.countDown();
+            try {
+                unstall.await(3, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] answer = "{\"words\":1}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        upstream.start();
+        try {
+            Devnet devnet = Devnet.shared();
+            Credentials providerWallet = Credentials.create(Keys.createEcKeyPair());
+            List<String> arguments = new ArrayList<>(arguments(dataDir, devnet, providerWallet));
+            arguments.addAll(List.of("--chan.gateway.upstreams[0].name=counter",
+                    "--chan.gateway.upstreams[0].kind=http",
+                    "--chan.gateway.upstreams[0].url=http://127.0.0.1:" + upstream.getAddress().getPort() + "/count",
+                    "--chan.gateway.models[1].id=" + SERVICE_MODEL, "--chan.gateway.models[1].upstream=counter",
+                    "--chan.gateway.models[1].pricing=flat", "--chan.gateway.models[1].price=0.002",
+                    "--chan.gateway.models[1].parameters={\"type\":\"object\",\"required\":[\"text\"],"
+                            + "\"properties\":{\"text\":{\"type\":\"string\"}}}",
+                    "--chan.gateway.models[1].example={\"text\":\"one\"}"));
+            Path log = dataDir.resolve("service.log");
+            ServiceProcess service = ServiceProcess.start(log, Map.of(), arguments);
+            List<Agent> agents = new ArrayList<>();
+            for (int i = 0; i < CHANNELS; i++) {
+                Agent agent = Agent.create(devnet, service.baseUrl());
+                agent.open(providerWallet.getAddress(), BigInteger.valueOf(100_000_000L), 86_400);
+                agents.add(agent);
+            }
+            // the database's log writer is stopped, so the holds' log stays in memory unless a commit
+            // that waits for the disk flushes it: what a power cut would find
+            for (long pid : ServiceProcess.embeddedDatabaseProcesses(dataDir)) {
+                if (Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).contains("walwriter")) {
+                    assertThat(new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor()).isZero();
+                }
+            }
+            ExecutorService threads = Executors.newFixedThreadPool(agents.size());
+            Map<String, String> vouchers = new LinkedHashMap<>();
+            List<Future<Integer>> running = new ArrayList<>();
+            for (Agent agent : agents) {
+                String voucher = agent.nextVoucher(PRICE);
+                vouchers.put(agent.channelId, voucher);
+                running.add(threads.submit(() -> {
+                    try {
+                        return chat(service.baseUrl(), voucher, SERVICE_BODY).statusCode();
+                    } catch (IOException cut) {
+                        return -1;
+                    }
+                }));
+            }
+            assertThat(reached.await(60, TimeUnit.SECONDS)).as("every request reached the upstream; log:%n%s",
+                    service.logTail()).isTrue();
+            service.killHard();
+            ServiceProcess.embeddedDatabaseProcesses(dataDir)
+                    .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            unstall.countDown();
+            threads.shutdown();
+            for (Future<Integer> request : running) {
+                assertThat(request.get(60, TimeUnit.SECONDS)).as("a stalled request cut by the kill").isEqualTo(-1);
+            }
+
+            ServiceProcess restarted = ServiceProcess.start(log, Map.of(), arguments, service.port());
+            try {
+                long settledBy = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+                int lost = 0;
+                int released = 0;
+                for (Agent agent : agents) {
+                    HttpResponse<String> resent = chat(restarted.baseUrl(), vouchers.get(agent.channelId), SERVICE_BODY);
+                    BigInteger received;
+                    if (resent.statusCode() == 200) {
+                        // the hold was lost with the database: the voucher is admitted afresh, served and charged
+                        assertThat(resent.headers().firstValue("X-CHAN-Replay")).isEmpty();
+                        received = cost(resent);
+                        assertThat(received).isEqualTo(PRICE);
+                        lost++;
+                    } else {
+                        // the hold survived: released at the restart, charged nothing, its voucher spent
+                        assertThat(resent.statusCode()).as("the cut voucher of %s sent again: %s", agent.channelId,
+                                resent.body()).isEqualTo(402);
+                        assertThat(resent.headers().firstValue("X-CHAN-Error")).hasValue("invalid_nonce");
+                        received = BigInteger.ZERO;
+                        released++;
+                    }
+                    JsonNode channel = awaitSettled(restarted.baseUrl(), agent.channelId, received, settledBy);
+                    assertThat(new BigInteger(channel.path("chargedTotal").asText()))
+                            .as("charged on %s, whose agent received %s", agent.channelId, received).isEqualTo(received);
+                    assertThat(channel.path("held").asText()).as("held on %s", agent.channelId).isEqualTo("0");
+                    if (received.signum() > 0) {
+                        HttpResponse<String> again = chat(restarted.baseUrl(), vouchers.get(agent.channelId),
+                                SERVICE_BODY);
+                        assertThat(again.headers().firstValue("X-CHAN-Replay")).hasValue("true");
+                        assertThat(new BigInteger(adminGet(restarted.baseUrl() + "/api/channels/" + agent.channelId)
+                                .path("chargedTotal").asText())).isEqualTo(received);
+                    }
+                }
+                System.out.printf("holds cut by a SIGKILL of the service and its database with the upstream stalled:"
+                        + " %d lost with the database and served afresh once, %d kept and released at no charge%n",
+                        lost, released);
+            } finally {
+                restarted.stop();
+            }
+        } finally {
+            unstall.countDown();
+            upstream.stop(0);
+        }
     }
 
     private void crashAndRecover(Path dataDir, boolean killTheDatabaseToo) throws Exception {
@@ -253,6 +389,10 @@ class PaidRequestCrashTest {
     }
 
     private List<String> arguments(Path dataDir, Devnet devnet, Credentials provider) {
+        return arguments(dataDir, devnet, provider, ECHO_DELAY);
+    }
+
+    private List<String> arguments(Path dataDir, Devnet devnet, Credentials provider, Duration echoDelay) {
         String providerKey = Numeric.toHexStringWithPrefixZeroPadded(provider.getEcKeyPair().getPrivateKey(), 64);
         return List.of("--chan.embedded-store.directory=" + dataDir,
                 "--chan.chain.rpc-url=" + devnet.rpcUrl(),
@@ -265,7 +405,7 @@ class PaidRequestCrashTest {
                 "--chan.gateway.models[0].pricing=flat",
                 "--chan.gateway.models[0].price=0.002",
                 "--chan.gateway.upstream.kind=echo",
-                "--chan.gateway.upstream.echo-answer-delay=" + ECHO_DELAY.toMillis() + "ms",
+                "--chan.gateway.upstream.echo-answer-delay=" + echoDelay.toMillis() + "ms",
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",
                 SecretsFile.argument(dataDir, Map.of("chan.admin.token", ADMIN_TOKEN,
                         "chan.gateway.provider-key", providerKey)));
@@ -273,11 +413,15 @@ class PaidRequestCrashTest {
 
 
     private HttpResponse<String> chat(String baseUrl, String voucher) throws IOException {
+        return chat(baseUrl, voucher, Agent.chatBody(MODEL, "hello", null, false));
+    }
+
+    private HttpResponse<String> chat(String baseUrl, String voucher, String body) throws IOException {
         try {
             return http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/chat/completions"))
                     .header("Content-Type", "application/json").header("X-CHAN-Voucher", voucher)
                     .timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString(Agent.chatBody(MODEL, "hello", null, false))).build(),
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -235,13 +235,15 @@ class VoucherCommitBatcher {
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
             root.attachTransaction(transactionManager);
-            if (holdsOnly(batch.stream().map(Pending::command).toList())) {
-                commitFlush.deferForCurrentTransaction();
-            }
             Set<String> checked = new LinkedHashSet<>();
             Set<String> unchecked = new LinkedHashSet<>();
+            boolean holdsOnly = true;
             for (Pending pending : batch) {
                 (decidedUnchecked(pending) ? unchecked : checked).add(pending.channelId());
+                holdsOnly &= isHold(pending.command());
+            }
+            if (holdsOnly) {
+                commitFlush.deferForCurrentTransaction();
             }
             unchecked.removeAll(checked);
             cacheGuard.refresh(checked, root);
@@ -267,23 +269,18 @@ class VoucherCommitBatcher {
     }
 
     /**
-     * Whether a batch's commands are only the gateway's admissions of paid requests, whose commit may then
-     * return before the disk has it ({@link CommitFlush}). An admission is a hold, told to no one
-     * outside this process: the gateway calls the upstream on it, and the agent hears of it only
-     * with its answer, after the settlement's commit, which waits for the disk and, the log being
-     * one sequence, makes the admission durable with it. The hold is visible to every other
-     * instance as soon as it commits, which is what stops two of them serving the same room. Only
-     * a crash of the database server can lose it, and then with the request it held: that request
-     * cannot settle, no one was charged or told anything, and the voucher may be sent again.
-     * A batch with anything else in it (a voucher of the ledger API, a settlement) waits.
+     * Whether the command is a gateway's admission of a paid request: a batch of these alone
+     * commits without waiting for the disk ({@link CommitFlush}). An admission is a hold, told to
+     * no one outside this process: the gateway calls the upstream on it, and the agent hears of it
+     * only with its answer, after the settlement's commit, which waits for the disk and, the log
+     * being one sequence, makes the admission durable with it. The hold is visible to every other
+     * instance as soon as it commits, which is what stops two of them serving the same room. Only a
+     * crash of the database server can lose it, and then with the request it held: that request
+     * cannot settle, no one was charged or told anything, and the voucher may be sent again. A
+     * batch with anything else in it (a voucher of the ledger API, a settlement) waits.
      */
-    static boolean holdsOnly(List<?> commands) {
-        for (Object command : commands) {
-            if (!(command instanceof AcceptVoucher voucher && voucher.metered())) {
-                return false;
-            }
-        }
-        return !commands.isEmpty();
+    static boolean isHold(Object command) {
+        return command instanceof AcceptVoucher voucher && voucher.metered();
     }
 
     /**
