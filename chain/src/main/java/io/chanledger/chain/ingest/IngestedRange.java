@@ -2,7 +2,7 @@ package io.chanledger.chain.ingest;
 
 /**
  * The message a batch's unit of work runs for: blocks {@code fromBlock}..{@code toBlock} of the
- * channel contract. Its id becomes the correlation id of every event the batch records.
+ * channel contract.
  */
 public record IngestedRange(String listenerId, long fromBlock, long toBlock) {
 }

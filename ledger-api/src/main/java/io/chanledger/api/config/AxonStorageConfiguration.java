@@ -3,9 +3,11 @@ package io.chanledger.api.config;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
 import io.chanledger.domain.storage.EventStoreMapper;
+import java.util.List;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
@@ -113,6 +115,29 @@ public class AxonStorageConfiguration {
     ConfigurerModule pooledStreamingProcessors() {
         return configurer -> configurer.eventProcessing().usingPooledStreamingEventProcessors(
                 (configuration, builder) -> builder.initialSegmentCount(1));
+    }
+
+    /**
+     * Messages carry no correlation data. Axon's default copies a trace id and a correlation id,
+     * taken from the message being handled, into every message it creates: each event's meta data,
+     * each command's, each event handler's result. Nothing in the ledger reads them (the ids are of
+     * internal messages no one else sees), and under load writing them, reading each event's meta
+     * data back to copy them, and the copies cost about a twentieth of a paid request's CPU
+     * (BENCHMARKS.md, "Round four"). Applied after Axon's own modules, which register its default.
+     */
+    @Bean
+    ConfigurerModule noCorrelationData() {
+        return new ConfigurerModule() {
+            @Override
+            public void configureModule(Configurer configurer) {
+                configurer.configureCorrelationDataProviders(configuration -> List.of());
+            }
+
+            @Override
+            public int order() {
+                return Integer.MAX_VALUE;
+            }
+        };
     }
 
     @Bean

@@ -2,7 +2,12 @@ package io.chanledger.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestKeys;
+import java.math.BigInteger;
+import java.time.Instant;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -64,6 +69,18 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
     private static String settingIn(TransactionManager transactions, DataSource dataSource) {
         return transactions.fetchInTransaction(() -> new JdbcTemplate(dataSource)
                 .queryForObject("SELECT current_setting('synchronous_commit')", String.class));
+    }
+
+    @Test
+    void messagesCarryNoCorrelationData(@Autowired org.axonframework.config.Configuration axon,
+                                        @Autowired CommandGateway commands, @Autowired DataSource dataSource) {
+        // Axon's default would copy a trace and a correlation id into every message it creates
+        assertThat(axon.correlationDataProviders()).isEmpty();
+        String channelId = Channels.open(commands, TestKeys.wallet("correlation consumer"),
+                TestKeys.wallet("correlation provider"), BigInteger.TEN, Instant.now().getEpochSecond() + 3_600);
+        assertThat(new JdbcTemplate(dataSource).queryForList(
+                "SELECT meta_data FROM domain_event_entry WHERE aggregate_identifier = ?", String.class, channelId))
+                .containsExactly("{}");
     }
 
     @Test
