@@ -20,23 +20,36 @@ import org.springframework.jdbc.support.JdbcUtils;
  * read model's batch lost so goes back together with its tracking token: its events are projected
  * again. What it saves is the flush the ledger's own commits would otherwise queue behind.
  *
- * <p>Only PostgreSQL is told: on another database every commit keeps waiting.
+ * <p>With the service's pool ({@link DeferredCommitDataSource}), such a transaction takes its
+ * connection from a second pool whose sessions have the setting already; with any other PostgreSQL
+ * DataSource it sets it for itself ({@code SET LOCAL}, one more statement). Only PostgreSQL is
+ * told: on another database every commit keeps waiting.
  */
 public final class CommitFlush {
 
     private final JdbcTemplate jdbc;
     private final boolean postgres;
+    private final DeferredCommitDataSource deferredPool;
 
     public CommitFlush(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.postgres = isPostgres(dataSource);
+        this.deferredPool = dataSource instanceof DeferredCommitDataSource pool ? pool : null;
+        this.postgres = deferredPool != null || isPostgres(dataSource);
     }
 
     /**
-     * The current transaction's commit does not wait for the disk (on PostgreSQL). Runs on the
-     * connection bound to the current Spring transaction, so it is called inside one.
+     * Runs {@code startTransaction}, which opens a transaction on this DataSource, so that the
+     * transaction commits without waiting for the disk (on PostgreSQL).
      */
-    public void deferForCurrentTransaction() {
+    public void startWithoutWaiting(Runnable startTransaction) {
+        if (deferredPool != null) {
+            deferredPool.deferringNextConnection(() -> {
+                startTransaction.run();
+                return null;
+            });
+            return;
+        }
+        startTransaction.run();
         if (postgres) {
             jdbc.execute("SET LOCAL synchronous_commit TO OFF");
         }
@@ -47,14 +60,16 @@ public final class CommitFlush {
         return new TransactionManager() {
             @Override
             public Transaction startTransaction() {
-                Transaction transaction = transactions.startTransaction();
+                Transaction[] started = new Transaction[1];
                 try {
-                    deferForCurrentTransaction();
+                    startWithoutWaiting(() -> started[0] = transactions.startTransaction());
                 } catch (RuntimeException e) {
-                    transaction.rollback();
+                    if (started[0] != null) {
+                        started[0].rollback();
+                    }
                     throw e;
                 }
-                return transaction;
+                return started[0];
             }
         };
     }

@@ -5,7 +5,9 @@ import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -31,6 +33,26 @@ public class SharedStoreConfiguration {
     @Bean
     ChannelCacheGuard channelCacheGuard(BoundedAggregateCache channelCache, EventTable events) {
         return new ChannelCacheGuard(channelCache, events);
+    }
+
+    /**
+     * On PostgreSQL, the service's pool gets a second one beside it, for the transactions that
+     * commit without waiting for the disk ({@link DeferredCommitDataSource}). As large as the first
+     * at most; it opens connections only as such transactions run at once (the group-commit
+     * workers and the read models' processor threads).
+     */
+    @Bean
+    static BeanPostProcessor deferredCommitPool() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if ("dataSource".equals(beanName) && DeferredCommitDataSource.suits(bean)) {
+                    HikariDataSource pool = (HikariDataSource) bean;
+                    return new DeferredCommitDataSource(pool, pool.getMaximumPoolSize());
+                }
+                return bean;
+            }
+        };
     }
 
     @Bean

@@ -59,6 +59,8 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
     void theChannelReadModelsCommitWithoutWaitingForTheDiskAndTheLedgerDoesNot(
             @Autowired EventProcessingConfiguration processing, @Autowired TransactionManager ledgerTransactions,
             @Autowired DataSource dataSource) {
+        // from a second pool whose sessions start so, not by a statement of their own
+        assertThat(dataSource).isInstanceOf(DeferredCommitDataSource.class);
         TransactionManager readModels = processing.transactionManager(ReadModels.CHANNEL_PROCESSING_GROUP);
         assertThat(settingIn(readModels, dataSource)).isEqualTo("off");
         assertThat(settingIn(processing.transactionManager(EarningsProjection.PROCESSING_GROUP), dataSource))

@@ -234,7 +234,6 @@ class VoucherCommitBatcher {
         List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
-            root.attachTransaction(transactionManager);
             Set<String> checked = new LinkedHashSet<>();
             Set<String> unchecked = new LinkedHashSet<>();
             boolean holdsOnly = true;
@@ -243,7 +242,9 @@ class VoucherCommitBatcher {
                 holdsOnly &= isHold(pending.command());
             }
             if (holdsOnly) {
-                commitFlush.deferForCurrentTransaction();
+                commitFlush.startWithoutWaiting(() -> root.attachTransaction(transactionManager));
+            } else {
+                root.attachTransaction(transactionManager);
             }
             unchecked.removeAll(checked);
             cacheGuard.refresh(checked, root);
