@@ -157,8 +157,7 @@ class PaidRequestCrashTest {
             assertThat(reached.await(60, TimeUnit.SECONDS)).as("every request reached the upstream; log:%n%s",
                     service.logTail()).isTrue();
             service.killHard();
-            ServiceProcess.embeddedDatabaseProcesses(dataDir)
-                    .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            ServiceProcess.killEmbeddedDatabase(dataDir);
             unstall.countDown();
             threads.shutdown();
             for (Future<Integer> request : running) {
@@ -353,7 +352,7 @@ class PaidRequestCrashTest {
         // no client waits for the others: the kill lands while each has a request running
         service.killHard();
         if (databaseDir != null) {
-            ServiceProcess.embeddedDatabaseProcesses(databaseDir).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            ServiceProcess.killEmbeddedDatabase(databaseDir);
         }
         threads.shutdown();
         assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();

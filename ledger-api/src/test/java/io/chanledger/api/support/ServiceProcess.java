@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -141,6 +143,31 @@ public final class ServiceProcess {
             server.descendants().forEach(child -> pids.add(child.pid()));
         });
         return pids;
+    }
+
+    /**
+     * SIGKILLs every process of the embedded database in {@code dataDir} and waits until each is
+     * gone, as a crash of the whole machine leaves it: a restart begun while a killed server's
+     * backend still holds its shared memory would find the server "still in use".
+     */
+    public static void killEmbeddedDatabase(Path dataDir) throws IOException {
+        List<ProcessHandle> killed = new ArrayList<>();
+        for (long pid : embeddedDatabaseProcesses(dataDir)) {
+            ProcessHandle.of(pid).ifPresent(process -> {
+                process.destroyForcibly();
+                killed.add(process);
+            });
+        }
+        for (ProcessHandle process : killed) {
+            try {
+                process.onExit().get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new AssertionError("database process " + process.pid() + " still runs after SIGKILL", e);
+            }
+        }
     }
 
     private static String serviceClassPath() {

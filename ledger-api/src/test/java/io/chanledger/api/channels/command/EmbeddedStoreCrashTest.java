@@ -84,7 +84,7 @@ class EmbeddedStoreCrashTest {
         List<Long> databaseProcesses = ServiceProcess.embeddedDatabaseProcesses(dataDir);
         assertThat(databaseProcesses).as("the embedded database's processes after the service's kill").isNotEmpty();
         if (killTheDatabaseToo) {
-            databaseProcesses.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            ServiceProcess.killEmbeddedDatabase(dataDir);
         }
         int total = acknowledged.values().stream().mapToInt(List::size).sum();
         assertThat(total).as("vouchers acknowledged before the kill").isGreaterThanOrEqualTo(KILL_AFTER);
