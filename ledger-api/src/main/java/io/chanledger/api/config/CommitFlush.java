@@ -28,13 +28,14 @@ import org.springframework.jdbc.support.JdbcUtils;
 public final class CommitFlush {
 
     private final JdbcTemplate jdbc;
-    private final boolean postgres;
     private final DeferredCommitDataSource deferredPool;
+    /** PostgreSQL without the second pool: each such transaction says so itself. */
+    private final boolean setLocal;
 
     public CommitFlush(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.deferredPool = dataSource instanceof DeferredCommitDataSource pool ? pool : null;
-        this.postgres = deferredPool != null || isPostgres(dataSource);
+        this.setLocal = deferredPool == null && isPostgres(dataSource);
     }
 
     /**
@@ -43,14 +44,11 @@ public final class CommitFlush {
      */
     public void startWithoutWaiting(Runnable startTransaction) {
         if (deferredPool != null) {
-            deferredPool.deferringNextConnection(() -> {
-                startTransaction.run();
-                return null;
-            });
+            deferredPool.deferringNextConnection(startTransaction);
             return;
         }
         startTransaction.run();
-        if (postgres) {
+        if (setLocal) {
             jdbc.execute("SET LOCAL synchronous_commit TO OFF");
         }
     }

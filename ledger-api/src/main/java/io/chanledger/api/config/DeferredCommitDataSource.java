@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.function.Supplier;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
@@ -63,10 +62,10 @@ public final class DeferredCommitDataSource extends DelegatingDataSource impleme
      * Runs {@code start} (which opens a transaction) with its first new connection taken from the
      * pool that does not wait for the disk.
      */
-    public <T> T deferringNextConnection(Supplier<T> start) {
+    public void deferringNextConnection(Runnable start) {
         NEXT_DEFERRED.set(Boolean.TRUE);
         try {
-            return start.get();
+            start.run();
         } finally {
             NEXT_DEFERRED.remove();
         }

@@ -62,15 +62,10 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
         // from a second pool whose sessions start so, not by a statement of their own
         assertThat(dataSource).isInstanceOf(DeferredCommitDataSource.class);
         TransactionManager readModels = processing.transactionManager(ReadModels.CHANNEL_PROCESSING_GROUP);
-        assertThat(settingIn(readModels, dataSource)).isEqualTo("off");
-        assertThat(settingIn(processing.transactionManager(EarningsProjection.PROCESSING_GROUP), dataSource))
-                .isEqualTo("off");
-        assertThat(settingIn(ledgerTransactions, dataSource)).isEqualTo("on");
-    }
-
-    private static String settingIn(TransactionManager transactions, DataSource dataSource) {
-        return transactions.fetchInTransaction(() -> new JdbcTemplate(dataSource)
-                .queryForObject("SELECT current_setting('synchronous_commit')", String.class));
+        assertThat(CommitFlushTest.settingIn(readModels, dataSource)).isEqualTo("off");
+        TransactionManager earnings = processing.transactionManager(EarningsProjection.PROCESSING_GROUP);
+        assertThat(CommitFlushTest.settingIn(earnings, dataSource)).isEqualTo("off");
+        assertThat(CommitFlushTest.settingIn(ledgerTransactions, dataSource)).isEqualTo("on");
     }
 
     @Test

@@ -55,7 +55,8 @@ class CommitFlushTest {
         return new SpringTransactionManager(new DataSourceTransactionManager(dataSource));
     }
 
-    private static String settingIn(TransactionManager transactions, DataSource dataSource) {
+    /** {@code synchronous_commit} as a transaction of {@code transactions} sees it. */
+    static String settingIn(TransactionManager transactions, DataSource dataSource) {
         Transaction transaction = transactions.startTransaction();
         try {
             return new JdbcTemplate(dataSource).queryForObject("SELECT current_setting('synchronous_commit')",

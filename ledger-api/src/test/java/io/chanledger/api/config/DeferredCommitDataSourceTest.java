@@ -12,7 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
-import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +62,6 @@ class DeferredCommitDataSourceTest {
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
-            return null;
         });
         assertThat(settings).containsExactly("off", "on");
         try (Connection after = dataSource.getConnection()) {
@@ -79,7 +77,7 @@ class DeferredCommitDataSourceTest {
         try (Connection next = dataSource.getConnection()) {
             assertThat(setting(next)).isEqualTo("on");
         }
-        dataSource.deferringNextConnection(() -> "joined a transaction already open");
+        dataSource.deferringNextConnection(() -> { }); // as a start that joined a transaction already open
         try (Connection next = dataSource.getConnection()) {
             assertThat(setting(next)).isEqualTo("on");
         }
@@ -91,23 +89,13 @@ class DeferredCommitDataSourceTest {
         TransactionManager deferring = new CommitFlush(dataSource).deferring(transactions);
         List<String> settings = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            settings.add(settingIn(deferring));
-            settings.add(settingIn(transactions));
+            settings.add(CommitFlushTest.settingIn(deferring, dataSource));
+            settings.add(CommitFlushTest.settingIn(transactions, dataSource));
         }
         assertThat(settings).containsExactly("off", "on", "off", "on", "off", "on", "off", "on", "off", "on", "off",
                 "on");
         assertThat(new JdbcTemplate(dataSource).queryForObject("SELECT current_setting('synchronous_commit')",
                 String.class)).as("outside any transaction").isEqualTo("on");
-    }
-
-    private String settingIn(TransactionManager transactions) {
-        Transaction transaction = transactions.startTransaction();
-        try {
-            return new JdbcTemplate(dataSource).queryForObject("SELECT current_setting('synchronous_commit')",
-                    String.class);
-        } finally {
-            transaction.commit();
-        }
     }
 
     @Test
@@ -122,23 +110,20 @@ class DeferredCommitDataSourceTest {
         assertThat(DeferredCommitDataSource.suits(single)).isFalse();
     }
 
+    private void takeAConnection() {
+        try (Connection ignored = dataSource.getConnection()) {
+            // opened and given back
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void closingClosesBothPools() throws SQLException {
-        dataSource.deferringNextConnection(() -> {
-            try (Connection ignored = dataSource.getConnection()) {
-                return null;
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        dataSource.deferringNextConnection(this::takeAConnection);
         dataSource.close();
         assertThat(pool.isClosed()).isTrue();
-        assertThatThrownBy(() -> dataSource.deferringNextConnection(() -> {
-            try (Connection ignored = dataSource.getConnection()) {
-                return null;
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        })).hasRootCauseInstanceOf(SQLException.class);
+        assertThatThrownBy(() -> dataSource.deferringNextConnection(this::takeAConnection))
+                .hasRootCauseInstanceOf(SQLException.class);
     }
 }

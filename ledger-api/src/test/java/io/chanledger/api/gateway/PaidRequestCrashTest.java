@@ -127,12 +127,7 @@ class PaidRequestCrashTest {
                     "--chan.gateway.models[1].example={\"text\":\"one\"}"));
             Path log = dataDir.resolve("service.log");
             ServiceProcess service = ServiceProcess.start(log, Map.of(), arguments);
-            List<Agent> agents = new ArrayList<>();
-            for (int i = 0; i < CHANNELS; i++) {
-                Agent agent = Agent.create(devnet, service.baseUrl());
-                agent.open(providerWallet.getAddress(), BigInteger.valueOf(100_000_000L), 86_400);
-                agents.add(agent);
-            }
+            List<Agent> agents = openChannels(service, devnet, providerWallet);
             // the database's log writer is stopped, so the holds' log stays in memory unless a commit
             // that waits for the disk flushes it: what a power cut would find
             for (long pid : ServiceProcess.embeddedDatabaseProcesses(dataDir)) {
@@ -210,6 +205,18 @@ class PaidRequestCrashTest {
         }
     }
 
+    /** One agent per channel, each with a channel open to the provider. */
+    private static List<Agent> openChannels(ServiceProcess service, Devnet devnet, Credentials providerWallet)
+            throws Exception {
+        List<Agent> agents = new ArrayList<>();
+        for (int i = 0; i < CHANNELS; i++) {
+            Agent agent = Agent.create(devnet, service.baseUrl());
+            agent.open(providerWallet.getAddress(), BigInteger.valueOf(100_000_000L), 86_400);
+            agents.add(agent);
+        }
+        return agents;
+    }
+
     private void crashAndRecover(Path dataDir, boolean killTheDatabaseToo) throws Exception {
         Devnet devnet = Devnet.shared();
         Credentials providerWallet = Credentials.create(Keys.createEcKeyPair());
@@ -217,12 +224,7 @@ class PaidRequestCrashTest {
         Path log = dataDir.resolve("service.log");
         ServiceProcess service = ServiceProcess.start(log, Map.of(), arguments);
 
-        List<Agent> agents = new ArrayList<>();
-        for (int i = 0; i < CHANNELS; i++) {
-            Agent agent = Agent.create(devnet, service.baseUrl());
-            agent.open(providerWallet.getAddress(), BigInteger.valueOf(100_000_000L), 86_400);
-            agents.add(agent);
-        }
+        List<Agent> agents = openChannels(service, devnet, providerWallet);
         Map<String, Client> clients = load(service, agents, killTheDatabaseToo ? dataDir : null);
 
         ServiceProcess restarted = ServiceProcess.start(log, Map.of(), arguments, service.port());
