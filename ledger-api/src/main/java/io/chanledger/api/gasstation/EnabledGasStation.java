@@ -174,7 +174,7 @@ final class EnabledGasStation implements GasStation {
                 nonce = chain.nonce(chain.faucet(), "pending");
                 block = chain.blockNumber();
             } catch (RpcException e) {
-                ledger.fail(wallet, attemptId, GasGrantFailure.NOT_SENT, null, "the faucet's nonce could not be read");
+                ledger.failBeforeSend(wallet, attemptId, "the faucet's nonce could not be read");
                 return GasStationReply.rpcUnavailable(null, settings.retryAfter());
             }
             ledger.startSend(wallet, attemptId, chain.faucet(), nonce, block);

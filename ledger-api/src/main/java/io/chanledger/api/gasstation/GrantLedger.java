@@ -46,8 +46,19 @@ class GrantLedger {
         return record(new ConfirmGasGrant(wallet, attemptId, txHash, blockNumber, clock.instant()), wallet, attemptId);
     }
 
+    /** Releases an attempt whose send had started, for the reason the chain shows. */
     boolean fail(String wallet, String attemptId, GasGrantFailure reason, String txHash, String detail) {
-        return record(new FailGasGrant(wallet, attemptId, reason, txHash, detail, clock.instant()), wallet, attemptId);
+        return record(new FailGasGrant(wallet, attemptId, reason, txHash, detail, clock.instant(), true), wallet,
+                attemptId);
+    }
+
+    /**
+     * Releases an attempt that ended before its send started. Refused if the ledger has seen the
+     * send start since (the caller may have read the attempt from a read model behind it).
+     */
+    boolean failBeforeSend(String wallet, String attemptId, String detail) {
+        return record(new FailGasGrant(wallet, attemptId, GasGrantFailure.NOT_SENT, null, detail, clock.instant(),
+                false), wallet, attemptId);
     }
 
     private boolean record(Object command, String wallet, String attemptId) {

@@ -100,8 +100,7 @@ class GrantRecovery {
             return false;
         }
         if (row.status() == GasGrantRow.Status.RESERVED) {
-            return ledger.fail(row.wallet(), row.attemptId(), GasGrantFailure.NOT_SENT, null,
-                    "the request ended before the send started");
+            return ledger.failBeforeSend(row.wallet(), row.attemptId(), "the request ended before the send started");
         }
         String faucet = row.faucet();
         long latest = chain.nonce(faucet, "latest");

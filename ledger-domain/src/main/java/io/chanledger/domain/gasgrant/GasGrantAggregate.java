@@ -141,6 +141,13 @@ class GasGrantAggregate {
         if (command.reason() == null || command.failedAt() == null) {
             throw new GasGrantRefusedException(GasGrantRefusal.INVALID_COMMAND, "a failure needs a reason and a time");
         }
+        if (command.sendStarted() != (status != Status.RESERVED)) {
+            // judged on a state the attempt has left (a read model behind the ledger): the evidence is not about this state
+            throw new GasGrantRefusedException(GasGrantRefusal.FAILURE_NOT_PROVEN,
+                    "'" + command.reason().code() + "' cannot release attempt " + attemptId + " in state " + status
+                            + ": it was judged on the attempt " + (command.sendStarted() ? "after" : "before")
+                            + " its send started", txHash, attemptId);
+        }
         if (!provable(command)) {
             throw new GasGrantRefusedException(GasGrantRefusal.FAILURE_NOT_PROVEN,
                     "'" + command.reason().code() + "' cannot release attempt " + attemptId + " in state " + status

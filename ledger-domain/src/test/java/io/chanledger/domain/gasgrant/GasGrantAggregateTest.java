@@ -50,8 +50,14 @@ class GasGrantAggregateTest {
         return new GasGranted(WALLET, attempt, tx, AMOUNT, 101, T1);
     }
 
+    /** A failure judged on the attempt after its send started. */
     private static FailGasGrant fail(String attempt, GasGrantFailure reason, String tx) {
-        return new FailGasGrant(WALLET, attempt, reason, tx, "detail", T1);
+        return new FailGasGrant(WALLET, attempt, reason, tx, "detail", T1, true);
+    }
+
+    /** A failure judged on the attempt before its send started: the request ended there. */
+    private static FailGasGrant failBeforeSend(String attempt) {
+        return new FailGasGrant(WALLET, attempt, GasGrantFailure.NOT_SENT, null, "detail", T1, false);
     }
 
     private static Matcher<Exception> refusal(GasGrantRefusal reason) {
@@ -245,8 +251,29 @@ class GasGrantAggregateTest {
     @Test
     void aReservationAbandonedBeforeItsSendReleasesTheGrant() {
         fixture.given(reserved("a1"))
-                .when(fail("a1", GasGrantFailure.NOT_SENT, null))
+                .when(failBeforeSend("a1"))
                 .expectEvents(new GasGrantFailed(WALLET, "a1", GasGrantFailure.NOT_SENT, null, "detail", T1));
+    }
+
+    @Test
+    void aFailureJudgedBeforeTheSendStartedCannotReleaseAnAttemptWhoseSendHasStarted() {
+        // a recovery that read the attempt from a read model still showing it reserved
+        fixture.given(reserved("a1"), started("a1"))
+                .when(failBeforeSend("a1"))
+                .expectException(refusal(GasGrantRefusal.FAILURE_NOT_PROVEN))
+                .expectNoEvents();
+        fixture.given(reserved("a1"), started("a1"), broadcast("a1", TX))
+                .when(failBeforeSend("a1"))
+                .expectException(refusal(GasGrantRefusal.FAILURE_NOT_PROVEN))
+                .expectNoEvents();
+    }
+
+    @Test
+    void aFailureJudgedAfterTheSendStartedCannotReleaseAnAttemptOnlyReserved() {
+        fixture.given(reserved("a1"))
+                .when(fail("a1", GasGrantFailure.NOT_SENT, null))
+                .expectException(refusal(GasGrantRefusal.FAILURE_NOT_PROVEN))
+                .expectNoEvents();
     }
 
     @Test
@@ -300,7 +327,7 @@ class GasGrantAggregateTest {
     void aStaleAttemptCannotFailTheNextOne() {
         fixture.given(reserved("a1"), new GasGrantFailed(WALLET, "a1", GasGrantFailure.NOT_SENT, null, "x", T1),
                         reserved("a2"))
-                .when(fail("a1", GasGrantFailure.NOT_SENT, null))
+                .when(failBeforeSend("a1"))
                 .expectException(refusal(GasGrantRefusal.ATTEMPT_NOT_PENDING))
                 .expectNoEvents();
     }
