@@ -174,8 +174,10 @@ public final class TransactionSender {
                 log.debug("receipt of {} not readable yet: {}", txHash, e.getMessage());
             }
             if (System.nanoTime() >= deadline) {
-                log.warn("transaction {} from {} (nonce {}) has no receipt after {}", txHash, address(), nonce,
-                        settings.receiptTimeout());
+                if (!settings.receiptTimeout().isZero()) { // a zero wait is a caller that waits for the receipt itself
+                    log.warn("transaction {} from {} (nonce {}) has no receipt after {}", txHash, address(), nonce,
+                            settings.receiptTimeout());
+                }
                 return new SendResult.NotMined(txHash, nonce);
             }
             try {
