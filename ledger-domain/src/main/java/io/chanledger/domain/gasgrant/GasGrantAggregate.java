@@ -141,13 +141,6 @@ class GasGrantAggregate {
         if (command.reason() == null || command.failedAt() == null) {
             throw new GasGrantRefusedException(GasGrantRefusal.INVALID_COMMAND, "a failure needs a reason and a time");
         }
-        if (command.sendStarted() != (status != Status.RESERVED)) {
-            // judged on a state the attempt has left (a read model behind the ledger): the evidence is not about this state
-            throw new GasGrantRefusedException(GasGrantRefusal.FAILURE_NOT_PROVEN,
-                    "'" + command.reason().code() + "' cannot release attempt " + attemptId + " in state " + status
-                            + ": it was judged on the attempt " + (command.sendStarted() ? "after" : "before")
-                            + " its send started", txHash, attemptId);
-        }
         if (!provable(command)) {
             throw new GasGrantRefusedException(GasGrantRefusal.FAILURE_NOT_PROVEN,
                     "'" + command.reason().code() + "' cannot release attempt " + attemptId + " in state " + status
@@ -157,8 +150,15 @@ class GasGrantAggregate {
         apply(new GasGrantFailed(wallet, attemptId, command.reason(), about, command.detail(), command.failedAt()));
     }
 
-    /** Whether the failure's reason can be true in the current state. */
+    /**
+     * Whether the failure's reason can be true in the current state, and was judged on it: a
+     * failure judged before the send started (from a read model behind the ledger, say) says
+     * nothing about an attempt whose send has started since, nor the other way round.
+     */
     private boolean provable(FailGasGrant command) {
+        if (command.sendStarted() == (status == Status.RESERVED)) {
+            return false;
+        }
         return switch (command.reason()) {
             case NOT_SENT -> status == Status.RESERVED || status == Status.SEND_STARTED;
             case REVERTED -> (status == Status.SEND_STARTED && isTxHash(command.txHash()))
