@@ -73,7 +73,7 @@ public class AxonStorageConfiguration {
                                           ConnectionProvider connectionProvider,
                                           TransactionManager transactionManager,
                                           EventSchema eventSchema) {
-        return JdbcEventStorageEngine.builder()
+        return OneQueryPerBatchEventStorageEngine.of(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(serializer)
                 .eventSerializer(serializer)
                 .upcasterChain(configuration.upcasterChain())
@@ -83,8 +83,7 @@ public class AxonStorageConfiguration {
                 .transactionManager(transactionManager)
                 .schema(eventSchema)
                 .dataType(String.class)
-                .batchSize(LedgerProperties.EVENT_FETCH_SIZE)
-                .build();
+                .batchSize(LedgerProperties.EVENT_FETCH_SIZE));
     }
 
     @Bean

@@ -1,0 +1,202 @@
+package io.chanledger.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.chanledger.api.support.TestDatabases;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.axonframework.common.DateTimeUtils;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The event store read in order with one query per batch ({@link OneQueryPerBatchEventStorageEngine}),
+ * on PostgreSQL with the service's own migrations: the same events and tokens as Axon's own engine
+ * reads, in fewer statements, also past a run of identities no event took and through a token's gaps.
+ */
+class OneQueryPerBatchEventStorageEngineTest {
+
+    private static final int BATCH = 3;
+
+    private final String url = TestDatabases.recreate("one_query_per_batch");
+    private final AtomicInteger statements = new AtomicInteger();
+    private OneQueryPerBatchEventStorageEngine engine;
+    private JdbcEventStorageEngine axonsOwn;
+    private long sequence;
+
+    @BeforeEach
+    void migrate() {
+        Flyway.configure().dataSource(url, TestDatabases.USER, TestDatabases.PASSWORD)
+                .locations(RoleMigrations.CORE).load().migrate();
+        engine = OneQueryPerBatchEventStorageEngine.of(builder());
+        axonsOwn = builder().build();
+    }
+
+    private JdbcEventStorageEngine.Builder builder() {
+        JacksonSerializer serializer = JacksonSerializer.defaultSerializer();
+        return JdbcEventStorageEngine.builder()
+                .snapshotSerializer(serializer)
+                .eventSerializer(serializer)
+                .connectionProvider(countingStatements())
+                .transactionManager(NoTransactionManager.INSTANCE)
+                .schema(new AxonStorageConfiguration().eventSchema())
+                .dataType(String.class)
+                .batchSize(BATCH);
+    }
+
+    @Test
+    void aReadEndsAtTheFirstBatchThatIsNotFullAndAgreesWithAxonsOwnEngine() {
+        append(7);
+
+        statements.set(0);
+        List<TrackedEventMessage<?>> read = read(engine, null);
+        int ours = statements.getAndSet(0);
+        List<TrackedEventMessage<?>> axons = read(axonsOwn, null);
+        int theirs = statements.get();
+
+        assertThat(read).extracting(OneQueryPerBatchEventStorageEngineTest::index).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+        assertThat(read).extracting(TrackedEventMessage::trackingToken)
+                .containsExactlyElementsOf(axons.stream().map(TrackedEventMessage::trackingToken).toList());
+        // batches of 3, 3 and 1: the third is not full, so nothing more is asked
+        assertThat(ours).isEqualTo(3);
+        // Axon's own reads until a batch comes back empty, and asks what lies beyond an empty window
+        assertThat(theirs).isEqualTo(5);
+    }
+
+    @Test
+    void aReadThatFindsNothingIsOneStatement() {
+        append(2);
+        TrackingToken last = read(engine, null).getLast().trackingToken();
+
+        statements.set(0);
+        assertThat(read(engine, last)).isEmpty();
+        assertThat(statements.get()).isEqualTo(1);
+    }
+
+    @Test
+    void anEventPastARunOfIdentitiesNoEventTookIsRead() throws SQLException {
+        append(2);
+        TrackingToken last = read(engine, null).getLast().trackingToken();
+        // rolled-back inserts burn identities: the next event stored may lie far past the last one
+        insertAt(5_000);
+
+        assertThat(read(engine, last)).extracting(OneQueryPerBatchEventStorageEngineTest::storedAt).containsExactly("at-5000");
+    }
+
+    @Test
+    void anEventCommittedIntoAGapOfTheTokenIsReadWithThoseAfterIt() throws SQLException {
+        append(2);
+        insertAt(10); // 3 to 9 are gaps for a reader that reads 10: still running transactions, maybe
+        GapAwareTrackingToken afterTen = (GapAwareTrackingToken) read(engine, null).getLast().trackingToken();
+        assertThat(afterTen.getGaps()).containsExactly(3L, 4L, 5L, 6L, 7L, 8L, 9L);
+
+        insertAt(5);
+        insertAt(11);
+        statements.set(0);
+        List<TrackedEventMessage<?>> read = read(engine, afterTen);
+        int counted = statements.get();
+
+        assertThat(read).extracting(OneQueryPerBatchEventStorageEngineTest::storedAt).containsExactly("at-5", "at-11");
+        assertThat(((GapAwareTrackingToken) read.getLast().trackingToken()).getGaps())
+                .containsExactly(3L, 4L, 6L, 7L, 8L, 9L);
+        assertThat(read).extracting(TrackedEventMessage::trackingToken)
+                .containsExactlyElementsOf(read(axonsOwn, afterTen).stream().map(TrackedEventMessage::trackingToken).toList());
+        assertThat(counted).as("one statement for the gaps and what follows them").isEqualTo(1);
+    }
+
+    @Test
+    void aFullBatchOfFilledGapsIsFollowedByTheNextBatch() throws SQLException {
+        append(1);
+        insertAt(20);
+        TrackingToken afterTwenty = read(engine, null).getLast().trackingToken();
+        for (long gap : new long[]{2, 3, 4, 5}) {
+            insertAt(gap);
+        }
+        insertAt(21);
+        insertAt(22);
+        insertAt(23);
+        insertAt(24);
+
+        assertThat(read(engine, afterTwenty)).extracting(OneQueryPerBatchEventStorageEngineTest::storedAt)
+                .containsExactly("at-2", "at-3", "at-4", "at-5", "at-21", "at-22", "at-23", "at-24");
+    }
+
+    private void append(int count) {
+        String aggregate = UUID.randomUUID().toString();
+        engine.appendEvents(IntStream.range(0, count)
+                .mapToObj(i -> new GenericDomainEventMessage<>("Test", aggregate, sequence++, "event " + i))
+                .toList());
+    }
+
+    /** Stores an event at global index {@code globalIndex}, as a transaction that took that identity would. */
+    private void insertAt(long globalIndex) throws SQLException {
+        EventSchema schema = new AxonStorageConfiguration().eventSchema();
+        try (Connection connection = DriverManager.getConnection(url, TestDatabases.USER, TestDatabases.PASSWORD);
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema.domainEventTable()
+                     + " (global_index, event_identifier, aggregate_identifier, sequence_number, type, time_stamp,"
+                     + " payload_type, payload_revision, payload, meta_data)"
+                     + " VALUES (?, ?, ?, 0, 'Test', ?, 'java.lang.String', NULL, '\"x\"', '{}')")) {
+            insert.setLong(1, globalIndex);
+            insert.setString(2, UUID.randomUUID().toString());
+            insert.setString(3, "at-" + globalIndex);
+            // now: Axon keeps no gaps before an event older than its gap timeout
+            insert.setString(4, DateTimeUtils.formatInstant(Instant.now()));
+            insert.executeUpdate();
+        }
+    }
+
+    private static List<TrackedEventMessage<?>> read(JdbcEventStorageEngine engine, TrackingToken from) {
+        try (Stream<? extends TrackedEventMessage<?>> events = engine.readEvents(from, false)) {
+            return new ArrayList<>(events.toList());
+        }
+    }
+
+    /** Where {@link #insertAt} stored the event (a token's index is its highest, not a filled gap's). */
+    private static String storedAt(TrackedEventMessage<?> event) {
+        return ((DomainEventMessage<?>) event).getAggregateIdentifier();
+    }
+
+    private static long index(TrackedEventMessage<?> event) {
+        return ((GapAwareTrackingToken) event.trackingToken()).getIndex();
+    }
+
+    /** Connections whose prepared statements are counted. */
+    private ConnectionProvider countingStatements() {
+        return () -> {
+            Connection connection = DriverManager.getConnection(url, TestDatabases.USER, TestDatabases.PASSWORD);
+            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class},
+                    (proxy, method, arguments) -> {
+                        if (method.getName().equals("prepareStatement")) {
+                            statements.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(connection, arguments);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        };
+    }
+}
