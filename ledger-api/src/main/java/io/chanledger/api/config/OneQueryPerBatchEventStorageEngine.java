@@ -3,18 +3,26 @@ package io.chanledger.api.config;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.serialization.Serializer;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Axon's JDBC event storage engine, reading the store in order (what every tracking processor and
@@ -35,23 +43,73 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  * ({@code ORDER BY g LIMIT batch}, an index range scan of the primary key), with the token's gaps
  * read beside it in a query of their own: an empty answer means there is nothing after the index,
  * so no second query is needed, and a batch that is not full means the store held no more when it
- * was read. Readers that ask again (the shared reader always does after finding events, a
- * processor's stream when it catches up) see what was committed meanwhile. The tokens are Axon's,
- * built by Axon from the rows as before, gaps and all.
+ * was read. The tokens are Axon's, built by Axon from the rows as before, gaps and all.
+ *
+ * <p>The shared reader asks again at once whenever a read found events. When that read ended at a
+ * batch that was not full, the store holds nothing new for it unless a transaction committed
+ * since that batch was queried, and this instance's commits of events are counted here, after the
+ * database commit and before the event store wakes its reader. So the read that follows right
+ * after ({@link #RE_READ_WITHIN}), from where the last one ended, with no commit of this instance
+ * counted since, is answered "nothing" without a query; once only, so that the next read asks the
+ * store again and finds what other instances committed, as soon as it would have before (the
+ * reader asks at least once a second).
  */
 final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
 
-    private OneQueryPerBatchEventStorageEngine(Builder builder) {
+    /** How soon after a read that ended short a read from its end counts as the reader asking again. */
+    static final Duration RE_READ_WITHIN = Duration.ofMillis(20);
+
+    private final long reReadWithinNanos;
+    /** Commits of this instance's events, counted once the database has committed them. */
+    private final AtomicLong commitsOfEvents = new AtomicLong();
+    /** The last read that ended at a batch that was not full; null once a read was answered without a query. */
+    private final AtomicReference<ShortRead> lastShortRead = new AtomicReference<>();
+
+    /**
+     * A read that ended at a batch that was not full: where it ended, the commits counted when that
+     * batch was queried, and when it ended.
+     */
+    private record ShortRead(TrackingToken end, long commitsBeforeQuery, long endedAtNanos) {
+    }
+
+    private OneQueryPerBatchEventStorageEngine(Builder builder, Duration reReadWithin) {
         super(builder);
+        this.reReadWithinNanos = reReadWithin.toNanos();
     }
 
     /** The engine {@code builder} describes, reading as this class says. */
     static OneQueryPerBatchEventStorageEngine of(Builder builder) {
+        return of(builder, RE_READ_WITHIN);
+    }
+
+    /** As {@link #of(Builder)}, with a read asking again counted as such within {@code reReadWithin}. */
+    static OneQueryPerBatchEventStorageEngine of(Builder builder, Duration reReadWithin) {
         return new OneQueryPerBatchEventStorageEngine(builder
                 .readEventDataWithoutGaps(OneQueryPerBatchEventStorageEngine::eventsAfter)
                 .readEventDataWithGaps(OneQueryPerBatchEventStorageEngine::eventsAfterAndInGaps)
                 // an empty answer of a query without a window means there is nothing after the index
-                .extendedGapCheckEnabled(false));
+                .extendedGapCheckEnabled(false), reReadWithin);
+    }
+
+    /**
+     * Appends as Axon does, and counts the commit once the transaction has completed (committed or
+     * not: a count too many only costs a query). Spring runs that before it returns from the commit,
+     * so before Axon's unit of work wakes the event store's reader. Appended outside a transaction,
+     * the events are committed when this returns.
+     */
+    @Override
+    protected void appendEvents(List<? extends EventMessage<?>> events, Serializer serializer) {
+        super.appendEvents(events, serializer);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    commitsOfEvents.incrementAndGet();
+                }
+            });
+        } else {
+            commitsOfEvents.incrementAndGet();
+        }
     }
 
     /** The first {@code batchSize} events after {@code globalIndex}. */
@@ -90,9 +148,20 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
                 + " ASC LIMIT ?";
     }
 
-    /** Reads batch after batch from {@code trackingToken}, and stops after one that is not full. */
+    /**
+     * Reads batch after batch from {@code trackingToken}, and stops after one that is not full;
+     * nothing, without a query, when the reader asks again right after such a read with nothing
+     * committed here since (see the class comment).
+     */
     @Override
     protected Stream<? extends TrackedEventData<?>> readEventData(TrackingToken trackingToken, boolean mayBlock) {
+        ShortRead last = lastShortRead.get();
+        if (last != null && Objects.equals(last.end(), trackingToken)
+                && last.commitsBeforeQuery() == commitsOfEvents.get()
+                && System.nanoTime() - last.endedAtNanos() < reReadWithinNanos
+                && lastShortRead.compareAndSet(last, null)) {
+            return Stream.empty();
+        }
         return StreamSupport.stream(new Batches(trackingToken), false);
     }
 
@@ -113,9 +182,14 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
                 if (lastBatchRead) {
                     return false;
                 }
+                long commitsBeforeQuery = commitsOfEvents.get();
                 List<? extends TrackedEventData<?>> events = fetchTrackedEvents(lastToken, batchSize());
                 lastBatchRead = events.size() < batchSize();
                 batch = events.iterator();
+                if (lastBatchRead) {
+                    TrackingToken end = events.isEmpty() ? lastToken : events.getLast().trackingToken();
+                    lastShortRead.set(new ShortRead(end, commitsBeforeQuery, System.nanoTime()));
+                }
                 if (!batch.hasNext()) {
                     return false;
                 }

@@ -9,10 +9,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -27,9 +29,13 @@ import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.json.JacksonSerializer;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The event store read in order with one query per batch ({@link OneQueryPerBatchEventStorageEngine}),
@@ -42,7 +48,10 @@ class OneQueryPerBatchEventStorageEngineTest {
 
     private final String url = TestDatabases.recreate("one_query_per_batch");
     private final AtomicInteger statements = new AtomicInteger();
+    private final DriverManagerDataSource dataSource =
+            new DriverManagerDataSource(url, TestDatabases.USER, TestDatabases.PASSWORD);
     private OneQueryPerBatchEventStorageEngine engine;
+    private OneQueryPerBatchEventStorageEngine rereading;
     private JdbcEventStorageEngine axonsOwn;
     private long sequence;
 
@@ -50,7 +59,10 @@ class OneQueryPerBatchEventStorageEngineTest {
     void migrate() {
         Flyway.configure().dataSource(url, TestDatabases.USER, TestDatabases.PASSWORD)
                 .locations(RoleMigrations.CORE).load().migrate();
-        engine = OneQueryPerBatchEventStorageEngine.of(builder());
+        // events are inserted here as another instance would: every read asks the store
+        engine = OneQueryPerBatchEventStorageEngine.of(builder(), Duration.ZERO);
+        // the reader asking again is told apart by time: long enough here for a slow machine
+        rereading = OneQueryPerBatchEventStorageEngine.of(builder(), Duration.ofSeconds(30));
         axonsOwn = builder().build();
     }
 
@@ -143,9 +155,88 @@ class OneQueryPerBatchEventStorageEngineTest {
                 .containsExactly("at-2", "at-3", "at-4", "at-5", "at-21", "at-22", "at-23", "at-24");
     }
 
-    private void append(int count) {
+    @Test
+    void theReaderAskingAgainRightAfterAReadThatEndedShortIsAnsweredWithoutAQueryOnce() throws SQLException {
+        appendTo(rereading, 2);
+        TrackingToken end = read(rereading, null).getLast().trackingToken();
+        insertAt(3); // by another instance, which this one hears nothing of
+
+        statements.set(0);
+        assertThat(read(rereading, end)).isEmpty();
+        assertThat(statements.get()).as("nothing was committed here since the read").isZero();
+        // once only: the next read asks the store, and finds what the other instance committed
+        assertThat(read(rereading, end)).extracting(OneQueryPerBatchEventStorageEngineTest::storedAt)
+                .containsExactly("at-3");
+        assertThat(statements.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aReadFromElsewhereThanWhereTheLastReadEndedAsksTheStore() {
+        appendTo(rereading, 3);
+        List<TrackedEventMessage<?>> all = read(rereading, null);
+
+        statements.set(0);
+        assertThat(read(rereading, all.getFirst().trackingToken())).hasSize(2);
+        assertThat(statements.get()).isEqualTo(1);
+    }
+
+    @Test
+    void eventsCommittedHereAfterAReadThatEndedShortAreReadAtOnce() {
+        appendTo(rereading, 2);
+        TrackingToken end = read(rereading, null).getLast().trackingToken();
+
+        appendTo(rereading, 1);
+        assertThat(read(rereading, end)).hasSize(1);
+    }
+
+    @Test
+    void eventsAppendedInATransactionAreReadAtOnceAfterItCommits() {
+        OneQueryPerBatchEventStorageEngine inTransactions = inSpringTransactions();
         String aggregate = UUID.randomUUID().toString();
-        engine.appendEvents(IntStream.range(0, count)
+        inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
+        TrackingToken end = read(inTransactions, null).getLast().trackingToken();
+
+        transactions().executeWithoutResult(status -> inTransactions.appendEvents(
+                List.of(new GenericDomainEventMessage<>("Test", aggregate, 1, "second"))));
+
+        // the commit was counted before the transaction returned: the read right after asks the store
+        assertThat(read(inTransactions, end)).extracting(event -> (Object) event.getPayload()).containsExactly("second");
+    }
+
+    @Test
+    void aCommitIsCountedOnlyOnceItCompletedNotWhenItsEventsWereAppended() {
+        OneQueryPerBatchEventStorageEngine inTransactions = inSpringTransactions();
+        String aggregate = UUID.randomUUID().toString();
+        inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
+        TrackingToken end = read(inTransactions, null).getLast().trackingToken();
+
+        transactions().executeWithoutResult(status -> {
+            inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 1, "second")));
+            // a reader reading while the transaction is open sees nothing of it; had the append been
+            // counted already, that read would make the one after the commit look like asking again
+            assertThat(CompletableFuture.supplyAsync(() -> read(inTransactions, end)).join()).isEmpty();
+        });
+
+        assertThat(read(inTransactions, end)).extracting(event -> (Object) event.getPayload()).containsExactly("second");
+    }
+
+    /** An engine whose connections take part in Spring's transactions, as the service's do. */
+    private OneQueryPerBatchEventStorageEngine inSpringTransactions() {
+        return OneQueryPerBatchEventStorageEngine.of(
+                builder().connectionProvider(new SpringDataSourceConnectionProvider(dataSource)), Duration.ofSeconds(30));
+    }
+
+    private TransactionTemplate transactions() {
+        return new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    }
+
+    private void append(int count) {
+        appendTo(engine, count);
+    }
+
+    private void appendTo(JdbcEventStorageEngine target, int count) {
+        String aggregate = UUID.randomUUID().toString();
+        target.appendEvents(IntStream.range(0, count)
                 .mapToObj(i -> new GenericDomainEventMessage<>("Test", aggregate, sequence++, "event " + i))
                 .toList());
     }

@@ -40,6 +40,8 @@ class ProviderAdminTest extends LedgerIntegrationTest {
 
         ProviderRegistrationTest.assertProblem(anonymous, 401, "admin_unauthorized", null);
         ProviderRegistrationTest.assertProblem(wrong, 401, "admin_unauthorized", null);
+        // registration waits at most two seconds for the directory to show the provider: under load it may not yet
+        fixture.awaitEntry(provider, entry -> true);
         assertThat(fixture.directoryEntry(provider.id()).path("approval").path("state").asText()).isEqualTo("pending");
     }
 
