@@ -35,9 +35,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * comes back empty. The shared reader reads after every commit of this process, and again until
  * it finds nothing, so a commit of one event cost three transactions and five statements: the
  * event, an empty window and its second query, and the reader's own read again with its second
- * query. Measured on a lone agent's paid requests, that was a third of a millisecond of the
- * service's CPU per request, in a thread that shares the cores with the next request
- * (BENCHMARKS.md, "Round six").
+ * query: for a lone agent's paid request, nine statements to read its two events, and the
+ * reader's thread used more of the service's CPU than any but the HTTP handlers' (BENCHMARKS.md,
+ * "Round six").
  *
  * <p>Here a batch is the next {@code batch} events after the index, whatever their indexes
  * ({@code ORDER BY g LIMIT batch}, an index range scan of the primary key), with the token's gaps
@@ -51,8 +51,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * database commit and before the event store wakes its reader. So the read that follows right
  * after ({@link #RE_READ_WITHIN}), from where the last one ended, with no commit of this instance
  * counted since, is answered "nothing" without a query; once only, so that the next read asks the
- * store again and finds what other instances committed, as soon as it would have before (the
- * reader asks at least once a second).
+ * store again. What another instance committed in that instant is found by that next read: at
+ * this instance's next commit, or within a second (the reader asks at least once a second), as
+ * other instances' events are found anyway.
  */
 final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
 

@@ -140,10 +140,17 @@ class ProviderHealthChecker implements SmartLifecycle {
 
     /**
      * Checks {@code target} now on the caller's thread, exactly as a round does, and records what it
-     * found; joins the check of it already under way instead, if there is one. The directory shows
-     * the result after the next catalog refresh, which this asks for.
+     * found. A check of it already under way began before the caller asked, and may have found the
+     * provider as it was before what the caller reports: this waits for it to end, then checks. If
+     * another check began meanwhile, it began after the caller asked, and this joins it. The
+     * directory shows the result after the next catalog refresh, which this asks for.
      */
     Result checkNow(ProviderView target) {
+        CompletableFuture<Result> earlier = checking.get(target.id());
+        if (earlier != null) {
+            // its outcome is recorded by whoever ran it; only its end is waited for here
+            earlier.exceptionally(failure -> null).join();
+        }
         CompletableFuture<Result> mine = new CompletableFuture<>();
         CompletableFuture<Result> running = checking.putIfAbsent(target.id(), mine);
         if (running != null) {

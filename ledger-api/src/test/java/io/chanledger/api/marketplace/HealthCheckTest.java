@@ -47,7 +47,9 @@ class HealthCheckTest extends LedgerIntegrationTest {
 
         provider.stub().down(true);
 
-        fixture.awaitEntry(provider, e -> !e.path("status").path("online").asBoolean());
+        // each side goes down after its own run of failed checks: wait for both
+        fixture.awaitEntry(provider, e -> !e.path("status").path("online").asBoolean()
+                && events(e).contains("inference_offline"));
         JsonNode offline = fixture.directoryEntry(provider.id());
         assertThat(offline.path("status").path("consecutiveFailures").asInt()).isGreaterThanOrEqualTo(2);
         assertThat(offline.path("status").path("lastError").asText()).contains("HTTP 503");
