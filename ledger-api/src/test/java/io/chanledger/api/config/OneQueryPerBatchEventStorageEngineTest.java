@@ -193,8 +193,7 @@ class OneQueryPerBatchEventStorageEngineTest {
     void eventsAppendedInATransactionAreReadAtOnceAfterItCommits() {
         OneQueryPerBatchEventStorageEngine inTransactions = inSpringTransactions();
         String aggregate = UUID.randomUUID().toString();
-        inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
-        TrackingToken end = read(inTransactions, null).getLast().trackingToken();
+        TrackingToken end = appendAndReadFirst(inTransactions, aggregate);
 
         transactions().executeWithoutResult(status -> inTransactions.appendEvents(
                 List.of(new GenericDomainEventMessage<>("Test", aggregate, 1, "second"))));
@@ -207,8 +206,7 @@ class OneQueryPerBatchEventStorageEngineTest {
     void aCommitIsCountedOnlyOnceItCompletedNotWhenItsEventsWereAppended() {
         OneQueryPerBatchEventStorageEngine inTransactions = inSpringTransactions();
         String aggregate = UUID.randomUUID().toString();
-        inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
-        TrackingToken end = read(inTransactions, null).getLast().trackingToken();
+        TrackingToken end = appendAndReadFirst(inTransactions, aggregate);
 
         transactions().executeWithoutResult(status -> {
             inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 1, "second")));
@@ -218,6 +216,12 @@ class OneQueryPerBatchEventStorageEngineTest {
         });
 
         assertThat(read(inTransactions, end)).extracting(event -> (Object) event.getPayload()).containsExactly("second");
+    }
+
+    /** Appends the aggregate's first event and reads it: where the read ended, short. */
+    private static TrackingToken appendAndReadFirst(OneQueryPerBatchEventStorageEngine target, String aggregate) {
+        target.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
+        return read(target, null).getLast().trackingToken();
     }
 
     /** An engine whose connections take part in Spring's transactions, as the service's do. */
