@@ -12,8 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        (Axon's pooled streaming processor, whose work queue of 1024 events and 100 ms back-off
  *        when full cap one segment near 10,000 events/s — see BENCHMARKS.md, Replay)
  * @param batchSize events per batch (one transaction, one read and a few writes of the touched rows)
- * @param batchLinger how long the tracking processor waits, once an event is there, for the events
- *        committed right after it to join its batch ({@code 0}: not at all)
+ * @param batchLinger how old the first event of a tracking processor's batch is before the batch
+ *        starts, so that the events committed right after it join the batch ({@code 0}: not at
+ *        all; older events, a backlog, are read at once)
  * @param segments segments of the processor, shared out among instances; each holds its own token
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
  * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
