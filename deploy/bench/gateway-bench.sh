@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Provider gateway throughput: paid chat completions through the gateway (echo backend, postgres
 # profile, no chain) next to the same requests to the unpaid echo endpoint of the same process,
-# at each concurrency, in the same run; the overhead of payment as a ratio.
+# at each concurrency, in the same run; the overhead of payment as a ratio. Besides the service's
+# CPU per request: the database server's CPU and the bench database's commits per paid request,
+# and the service's CPU by thread group, unpaid next to paid (read from /proc: run it on the
+# database's machine).
 # With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.

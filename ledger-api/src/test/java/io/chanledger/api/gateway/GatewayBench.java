@@ -18,7 +18,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -78,9 +83,16 @@ public final class GatewayBench {
      * {@code cpuMillis}: the service's CPU time per request, its background work included (NaN when
      * unknown). {@code walFlushes}: the database's write-ahead log flushes per request (its
      * {@code pg_stat_wal.wal_sync}, the log writer's own included), each a wait for the disk that
-     * no benchmark on a fast disk shows in its latency.
+     * no benchmark on a fast disk shows in its latency. {@code databaseCpuMillis}: the CPU time of
+     * the database server's processes on this machine per request (NaN when the service's is not
+     * measured): the part of a paid request's cost the service's own figure leaves out. A backend
+     * that exits during the run takes its time with it, so this is a lower bound. {@code commits}:
+     * the bench database's committed transactions per request, the read models' and the event
+     * store reader's included. {@code threadCpuMillis}: the service's CPU time per request by
+     * thread group (threads named alike but for a trailing number), user and kernel time.
      */
-    record Run(double perSecond, double p50, double p99, long errors, double cpuMillis, double walFlushes) {
+    record Run(double perSecond, double p50, double p99, long errors, double cpuMillis, double walFlushes,
+               double databaseCpuMillis, double commits, Map<String, Double> threadCpuMillis) {
     }
 
     /**
@@ -101,8 +113,10 @@ public final class GatewayBench {
         System.out.println("| concurrent channels | unpaid " + (HTTP_UPSTREAM ? "upstream" : "echo")
                 + " req/s | paid req/s | overhead (unpaid ÷ paid) "
                 + "| unpaid p50 / p99 ms | paid p50 / p99 ms | service CPU ms per request, unpaid / paid "
-                + "| WAL flushes per paid request | errors |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + "| WAL flushes per paid request | PostgreSQL CPU ms per paid request "
+                + "| database commits per paid request | errors |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        Map<Integer, List<Map<String, Double>>> threadsByLevel = new LinkedHashMap<>();
         for (String level : args[5].split(",")) {
             int clients = Integer.parseInt(level.trim());
             List<Run> unpaid = new ArrayList<>();
@@ -113,12 +127,44 @@ public final class GatewayBench {
             }
             double u = unpaid.stream().mapToDouble(Run::perSecond).average().orElse(0);
             double p = paid.stream().mapToDouble(Run::perSecond).average().orElse(0);
-            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %.2f | %d |%n",
+            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %.2f | %.3f | %.2f "
+                            + "| %d |%n",
                     clients, u, p, u / p, mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50),
                     mean(paid, Run::p99), mean(unpaid, Run::cpuMillis), mean(paid, Run::cpuMillis),
-                    mean(paid, Run::walFlushes),
+                    mean(paid, Run::walFlushes), mean(paid, Run::databaseCpuMillis), mean(paid, Run::commits),
                     unpaid.stream().mapToLong(Run::errors).sum() + paid.stream().mapToLong(Run::errors).sum());
+            threadsByLevel.put(clients, List.of(meanByThread(unpaid), meanByThread(paid)));
         }
+        if (bench.serviceStat != null) {
+            // the JIT compiles the paid path's code long after a run's warm-up: its threads are shown
+            // apart, so that what the request costs can be read without them
+            System.out.println();
+            System.out.println("service threads: CPU ms per request, user and kernel (mean of the runs;"
+                    + " groups under 0.005 ms in both left out)");
+            System.out.println("| concurrent channels | thread group | unpaid | paid |");
+            System.out.println("|---:|---|---:|---:|");
+            threadsByLevel.forEach((clients, runs) -> {
+                Map<String, Double> unpaidThreads = runs.get(0);
+                Map<String, Double> paidThreads = runs.get(1);
+                Set<String> groups = new TreeSet<>(unpaidThreads.keySet());
+                groups.addAll(paidThreads.keySet());
+                for (String group : groups) {
+                    double u = unpaidThreads.getOrDefault(group, 0.0);
+                    double p = paidThreads.getOrDefault(group, 0.0);
+                    if (u >= 0.005 || p >= 0.005) {
+                        System.out.printf("| %d | %s | %.3f | %.3f |%n", clients, group, u, p);
+                    }
+                }
+            });
+        }
+    }
+
+    /** CPU ms per request by thread group, the mean of the runs. */
+    private static Map<String, Double> meanByThread(List<Run> runs) {
+        Map<String, Double> threads = new TreeMap<>();
+        runs.forEach(run -> run.threadCpuMillis().forEach((group, millis) ->
+                threads.merge(group, millis / runs.size(), Double::sum)));
+        return threads;
     }
 
     private static double mean(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure) {
@@ -174,6 +220,9 @@ public final class GatewayBench {
         }
         long ticksBefore = serviceTicks();
         long flushesBefore = walFlushes();
+        long commitsBefore = commits();
+        long databaseTicksBefore = databaseTicks();
+        Map<String, Long> threadTicksBefore = threadTicks();
         ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
         // what the requests left to do in the background (the read models) counts too; the database
         // publishes its statistics within a second
@@ -181,8 +230,74 @@ public final class GatewayBench {
         double requestCount = (double) clients * perClient;
         double cpuMillis = serviceStat == null ? Double.NaN
                 : (serviceTicks() - ticksBefore) * 1000.0 / ticksPerSecond / requestCount;
+        double databaseCpuMillis = serviceStat == null ? Double.NaN
+                : (databaseTicks() - databaseTicksBefore) * 1000.0 / ticksPerSecond / requestCount;
+        Map<String, Double> threadCpuMillis = new TreeMap<>();
+        threadTicks().forEach((group, ticks) -> threadCpuMillis.put(group,
+                (ticks - threadTicksBefore.getOrDefault(group, 0L)) * 1000.0 / ticksPerSecond / requestCount));
         return new Run(result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuMillis,
-                (walFlushes() - flushesBefore) / requestCount);
+                (walFlushes() - flushesBefore) / requestCount, databaseCpuMillis,
+                (commits() - commitsBefore) / requestCount, threadCpuMillis);
+    }
+
+    /**
+     * User and system clock ticks of the service's threads alive now, by group: the thread's name
+     * ({@code /proc/PID/task/TID/comm}, cut at 15 characters by the kernel) without a trailing number.
+     */
+    private Map<String, Long> threadTicks() throws IOException {
+        Map<String, Long> ticks = new TreeMap<>();
+        if (serviceStat == null) {
+            return ticks;
+        }
+        try (var threads = Files.list(serviceStat.resolveSibling("task"))) {
+            for (Path thread : threads.toList()) {
+                try {
+                    String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
+                    String stat = Files.readString(thread.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.merge(group, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
+                } catch (IOException gone) {
+                    // the thread ended while it was read
+                }
+            }
+        }
+        return ticks;
+    }
+
+    /** Transactions the bench database has committed so far (the statistics lag by up to a second). */
+    private long commits() throws SQLException {
+        try (Connection db = DriverManager.getConnection(jdbcUrl, user, password);
+             ResultSet row = db.createStatement().executeQuery(
+                     "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+            return row.next() ? row.getLong(1) : 0;
+        }
+    }
+
+    /**
+     * User and system clock ticks of the database server's processes alive now ({@code postgres}
+     * in {@code /proc/PID/comm}); 0 when the service's CPU is not measured here.
+     */
+    private long databaseTicks() throws IOException {
+        if (serviceStat == null) {
+            return 0;
+        }
+        long ticks = 0;
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .toList()) {
+                try {
+                    if (!Files.readString(process.resolve("comm")).strip().equals("postgres")) {
+                        continue;
+                    }
+                    String stat = Files.readString(process.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                } catch (IOException gone) {
+                    // the process ended while it was read
+                }
+            }
+        }
+        return ticks;
     }
 
     /** The write-ahead log flushes of the database server so far (PostgreSQL 14 and later). */
