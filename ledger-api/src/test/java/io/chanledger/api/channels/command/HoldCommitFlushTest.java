@@ -12,10 +12,15 @@ import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.SettleRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.axonframework.commandhandling.CommandMessage;
@@ -34,6 +39,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * anything else in it (a voucher of the ledger API, a settlement, a raised hold) waits, on
  * PostgreSQL. The batcher runs here with the application's transactions and a command bus whose
  * handlers read {@code synchronous_commit} inside the batch's transaction.
+ *
+ * <p>And which thread commits a batch: a caller that finds its lane idle commits in its own thread;
+ * what is queued behind a busy lane is committed by the lane's worker, none of it lost or committed twice.
  */
 class HoldCommitFlushTest extends LedgerIntegrationTest {
 
@@ -62,6 +70,9 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     private final CountDownLatch release = new CountDownLatch(1);
     /** Each command handled, with the {@code synchronous_commit} of the transaction it was decided in. */
     private final Map<Object, String> settings = new ConcurrentHashMap<>();
+    /** Each command handled, with the thread that decided it, and how often it was decided. */
+    private final Map<Object, Thread> threads = new ConcurrentHashMap<>();
+    private final Map<Object, Integer> decisions = new ConcurrentHashMap<>();
     private VoucherCommitBatcher batcher;
 
     @BeforeEach
@@ -72,6 +83,8 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
                 firstHandled.countDown(); // holds its batch open until the next commands are queued
                 release.await(10, TimeUnit.SECONDS);
             }
+            threads.put(command.getPayload(), Thread.currentThread());
+            decisions.merge(command.getPayload(), 1, Integer::sum);
             settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
                     String.class));
             return null;
@@ -106,14 +119,53 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         AcceptVoucher first = admission(0, HOLD);
         AcceptVoucher hold = admission(1, HOLD);
         AcceptVoucher plain = admission(2, null);
-        CompletableFuture<?> firstReply = batcher.submit(first);
+        // committed by a thread of its own, as a caller finding the lane idle commits its batch itself
+        CompletableFuture<?> firstReply = CompletableFuture.supplyAsync(() -> batcher.submit(first))
+                .thenCompose(reply -> reply);
         assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        // one channel, one worker: both wait behind the first batch and are taken as the next one
+        // one channel, one lane: both wait behind the first batch and are taken as the next one
         CompletableFuture<?> holdReply = batcher.submit(hold);
         CompletableFuture<?> plainReply = batcher.submit(plain);
         release.countDown();
         CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
         assertThat(settings).containsEntry(first, "off").containsEntry(hold, "on").containsEntry(plain, "on");
+        assertThat(threads.get(hold).getName()).as("committed by the lane's worker").startsWith("voucher-commit-");
+        assertThat(threads.get(plain)).isSameAs(threads.get(hold));
+    }
+
+    @Test
+    void aCallerFindingItsLaneIdleCommitsInItsOwnThread() {
+        AcceptVoucher voucher = admission(1, HOLD);
+        CompletableFuture<?> reply = batcher.submit(voucher);
+        assertThat(reply).as("committed before submit returned").isCompleted();
+        assertThat(threads.get(voucher)).isSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void commandsFromManyCallersAreEachCommittedOnce() throws Exception {
+        int callers = 8;
+        int perCaller = 100;
+        List<AcceptVoucher> sent = new ArrayList<>();
+        List<CompletableFuture<?>> replies = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(callers)) {
+            List<Future<List<CompletableFuture<?>>>> sending = new ArrayList<>();
+            for (int caller = 0; caller < callers; caller++) {
+                List<AcceptVoucher> mine = new ArrayList<>();
+                for (int i = 0; i < perCaller; i++) {
+                    // a channel each, so that the commands are spread over both lanes
+                    mine.add(new AcceptVoucher("0x" + "%064x".formatted(caller * perCaller + i + 1), BigInteger.TEN,
+                            BigInteger.ONE, SIGNATURE, SIGNER, 0, HOLD));
+                }
+                sent.addAll(mine);
+                sending.add(pool.submit(() -> mine.stream().<CompletableFuture<?>>map(batcher::submit).toList()));
+            }
+            for (Future<List<CompletableFuture<?>>> one : sending) {
+                replies.addAll(one.get(30, TimeUnit.SECONDS));
+            }
+        }
+        CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertThat(decisions).hasSize(callers * perCaller);
+        assertThat(sent).allSatisfy(voucher -> assertThat(decisions.get(voucher)).isEqualTo(1));
     }
 
     @Test
