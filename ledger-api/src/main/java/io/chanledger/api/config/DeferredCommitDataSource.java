@@ -31,7 +31,7 @@ public final class DeferredCommitDataSource extends DelegatingDataSource impleme
     /**
      * @param main     the service's pool, of PostgreSQL connections
      * @param poolSize the second pool's size: the threads that commit without waiting at once (the
-     *                 group-commit lanes, one batch at a time each, and the read models' processor threads)
+     *                 group-commit workers and the read models' processor threads)
      */
     DeferredCommitDataSource(HikariDataSource main, int poolSize) {
         super(main);

@@ -14,10 +14,7 @@ public record LedgerProperties(
         @DefaultValue("65536") int maxBodyBytes,
         @DefaultValue("true") boolean groupCommit) {
 
-    /**
-     * Lanes of the group commit, each committing one batch at a time with a worker thread of its own
-     * (BENCHMARKS.md, "Voucher admission").
-     */
+    /** Committer threads of the group commit (BENCHMARKS.md, "Voucher admission"). */
     public static final int GROUP_COMMIT_WORKERS = 2;
 
     /** Vouchers one group commit takes at most (BENCHMARKS.md, "Voucher admission"). */

@@ -18,19 +18,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandResultMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.common.lock.DeadlockException;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +35,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Group commit for vouchers. Concurrent vouchers share one database transaction instead of
- * paying one commit each: whoever commits takes whatever is waiting (up to a bound), runs each voucher
+ * paying one commit each: a worker takes whatever is waiting (up to a bound), runs each voucher
  * through the Channel aggregate as a nested unit of work of one root unit of work, and commits
  * them together. Nested units of work keep their aggregate locks and hand their events to the
  * root, so nothing is visible, cached or acknowledged before the shared commit succeeds.
@@ -50,17 +47,10 @@ import org.springframework.stereotype.Component;
  * cache) and decided again on fresh state, so the other vouchers of the batch are not failed for
  * it. Any other failure of the commit fails every voucher of the batch, and nothing of it is kept.
  *
- * <p>Vouchers are routed to lanes by channel, so a channel's vouchers keep their arrival order
- * and two lanes never wait on each other's locks. The provider gateway's settlements of paid
+ * <p>Vouchers are routed to workers by channel, so a channel's vouchers keep their arrival order
+ * and two workers never wait on each other's locks. The provider gateway's settlements of paid
  * requests (and the raised holds of its streams) ride the same batches, for the same reason: one
  * commit per request is what limits paid throughput.
- *
- * <p>A lane commits one batch at a time. A caller that finds its lane idle commits the batch
- * itself, in its own thread, instead of handing it to the lane's worker and waiting to be woken:
- * a lone agent's request then crosses no thread at all, where two hand-offs (to the worker and
- * back) cost it about 0.4 ms (BENCHMARKS.md, "Round eight"). A caller that finds the lane busy
- * leaves its command queued; whoever commits there looks at the queue once done and wakes the
- * lane's worker if anything waits, and the worker takes all of it as the next batch.
  *
  * <p>A paid request's admission and its settlement are not checked against the store first: each
  * records an event when it succeeds, and an event decided on a stale copy takes a sequence number
@@ -104,7 +94,8 @@ class VoucherCommitBatcher {
     private final ChannelCacheGuard cacheGuard;
     private final CommitFlush commitFlush;
     private final int maxBatch;
-    private final List<Lane> lanes = new ArrayList<>();
+    private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
     private final DistributionSummary batchSizes;
     private final Counter storeConflicts;
     private final Counter decidedAgain;
@@ -127,80 +118,14 @@ class VoucherCommitBatcher {
                         + "decided again after a check against the store")
                 .register(meters);
         for (int i = 0; i < LedgerProperties.GROUP_COMMIT_WORKERS; i++) {
-            lanes.add(new Lane("voucher-commit-" + i));
+            BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+            queues.add(queue);
+            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));
+            workers.add(worker);
         }
     }
 
-    /**
-     * One sequence of batches: the commands queued for it, the flag saying a batch of it is being
-     * committed (by its worker or by a caller), and the worker that commits what callers left queued.
-     */
-    private final class Lane {
-
-        /** Idle time after which the worker looks at its queue again unasked (a safety net: it is woken). */
-        private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
-        final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
-        final AtomicBoolean committing = new AtomicBoolean();
-        final Thread worker;
-
-        Lane(String name) {
-            worker = Thread.ofPlatform().name(name).daemon().start(this::work);
-        }
-
-        /**
-         * Commits one batch in the calling thread if no batch of this lane is being committed; returns
-         * whether it did. If one is, whoever commits it sees what was queued meanwhile when done
-         * ({@link #commitOneBatch}), so nothing queued before this call is left waiting.
-         */
-        boolean tryCommit() {
-            if (!committing.compareAndSet(false, true)) {
-                return false;
-            }
-            commitOneBatch();
-            return true;
-        }
-
-        /**
-         * Takes what is queued, up to a batch, and commits it, then lets the lane go and wakes the
-         * worker if more is queued. The flag is cleared before the queue is looked at, and a caller
-         * queues before it tries the flag, so one of the two sees the other's command.
-         */
-        private void commitOneBatch() {
-            List<Pending> batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
-            try {
-                for (Pending next; batch.size() < maxBatch && (next = queue.poll()) != null; ) {
-                    batch.add(next);
-                }
-                if (!batch.isEmpty()) {
-                    commit(batch);
-                }
-            } catch (RuntimeException unexpected) {
-                log.error("voucher batch failed unexpectedly", unexpected);
-                batch.forEach(p -> p.reply().completeExceptionally(unexpected));
-            } finally {
-                committing.set(false);
-            }
-            if (!queue.isEmpty()) {
-                LockSupport.unpark(worker);
-            }
-        }
-
-        private void work() {
-            while (running) {
-                if (queue.isEmpty() || !tryCommit()) {
-                    // woken by a caller that queued for it, or by whoever committed last and left a queue
-                    LockSupport.parkNanos(this, IDLE_NANOS);
-                }
-            }
-        }
-    }
-
-    /**
-     * Judges the voucher in the next shared commit of its lane, which the calling thread commits
-     * itself when the lane is idle (the returned future is then complete); completes once that
-     * commit has succeeded. The same holds for every {@code submit} here.
-     */
+    /** Judges the voucher in the next shared commit; completes once that commit has succeeded. */
     CompletableFuture<VoucherReceipt> submit(AcceptVoucher command) {
         CompletableFuture<Object> reply = new CompletableFuture<>();
         enqueue(new Pending(command, command.channelId(), reply, 0));
@@ -244,22 +169,38 @@ class VoucherCommitBatcher {
         return reply.thenApply(BigInteger.class::cast);
     }
 
-    /**
-     * Queues the command on its channel's lane, then commits the lane's next batch in this thread
-     * if the lane is idle and this thread is not inside a unit of work already (a batch's own
-     * re-queued command is left to the worker).
-     */
     private void enqueue(Pending pending) {
         if (!running) {
             pending.reply().completeExceptionally(new IllegalStateException("the ledger is shutting down"));
             return;
         }
-        Lane lane = lanes.get(Math.floorMod(pending.channelId().hashCode(), lanes.size()));
-        lane.queue.add(pending);
-        if (CurrentUnitOfWork.isStarted()) {
-            LockSupport.unpark(lane.worker);
-        } else {
-            lane.tryCommit();
+        queues.get(workerOf(pending)).add(pending);
+    }
+
+    private int workerOf(Pending pending) {
+        return Math.floorMod(pending.channelId().hashCode(), queues.size());
+    }
+
+    private void work(BlockingQueue<Pending> queue) {
+        List<Pending> batch = new ArrayList<>(maxBatch);
+        while (running) {
+            try {
+                Pending first = queue.poll(500, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, maxBatch - 1);
+                commit(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException unexpected) {
+                log.error("voucher batch failed unexpectedly", unexpected);
+                batch.forEach(p -> p.reply().completeExceptionally(unexpected));
+            } finally {
+                batch.clear();
+            }
         }
     }
 
@@ -389,11 +330,10 @@ class VoucherCommitBatcher {
     @PreDestroy
     void stop() throws InterruptedException {
         running = false;
-        for (Lane lane : lanes) {
-            LockSupport.unpark(lane.worker);
-            lane.worker.join(5_000);
+        for (Thread worker : workers) {
+            worker.join(5_000);
         }
-        lanes.forEach(lane -> lane.queue.forEach(p -> p.reply().completeExceptionally(
+        queues.forEach(q -> q.forEach(p -> p.reply().completeExceptionally(
                 new IllegalStateException("the ledger is shutting down"))));
     }
 }

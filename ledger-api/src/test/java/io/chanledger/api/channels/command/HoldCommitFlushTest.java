@@ -40,8 +40,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * PostgreSQL. The batcher runs here with the application's transactions and a command bus whose
  * handlers read {@code synchronous_commit} inside the batch's transaction.
  *
- * <p>And which thread commits a batch: a caller that finds its lane idle commits in its own thread;
- * what is queued behind a busy lane is committed by the lane's worker, none of it lost or committed twice.
+ * <p>And that batches are made of what callers queued: what is queued behind a busy worker is its
+ * next batch, and of many callers' commands none is lost or decided twice.
  */
 class HoldCommitFlushTest extends LedgerIntegrationTest {
 
@@ -70,7 +70,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     private final CountDownLatch release = new CountDownLatch(1);
     /** Each command handled, with the {@code synchronous_commit} of the transaction it was decided in. */
     private final Map<Object, String> settings = new ConcurrentHashMap<>();
-    /** Each command handled, with the thread that decided it, and how often it was decided. */
+    /** Each command handled, with the thread that decided it and how often it was decided. */
     private final Map<Object, Thread> threads = new ConcurrentHashMap<>();
     private final Map<Object, Integer> decisions = new ConcurrentHashMap<>();
     private VoucherCommitBatcher batcher;
@@ -119,26 +119,15 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         AcceptVoucher first = admission(0, HOLD);
         AcceptVoucher hold = admission(1, HOLD);
         AcceptVoucher plain = admission(2, null);
-        // committed by a thread of its own, as a caller finding the lane idle commits its batch itself
-        CompletableFuture<?> firstReply = CompletableFuture.supplyAsync(() -> batcher.submit(first))
-                .thenCompose(reply -> reply);
+        CompletableFuture<?> firstReply = batcher.submit(first);
         assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        // one channel, one lane: both wait behind the first batch and are taken as the next one
+        // one channel, one worker: both wait behind the first batch and are taken as the next one
         CompletableFuture<?> holdReply = batcher.submit(hold);
         CompletableFuture<?> plainReply = batcher.submit(plain);
         release.countDown();
         CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
         assertThat(settings).containsEntry(first, "off").containsEntry(hold, "on").containsEntry(plain, "on");
-        assertThat(threads.get(hold).getName()).as("committed by the lane's worker").startsWith("voucher-commit-");
-        assertThat(threads.get(plain)).isSameAs(threads.get(hold));
-    }
-
-    @Test
-    void aCallerFindingItsLaneIdleCommitsInItsOwnThread() {
-        AcceptVoucher voucher = admission(1, HOLD);
-        CompletableFuture<?> reply = batcher.submit(voucher);
-        assertThat(reply).as("committed before submit returned").isCompleted();
-        assertThat(threads.get(voucher)).isSameAs(Thread.currentThread());
+        assertThat(threads.get(hold)).isSameAs(threads.get(first)).isSameAs(threads.get(plain));
     }
 
     @Test
@@ -152,7 +141,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
             for (int caller = 0; caller < callers; caller++) {
                 List<AcceptVoucher> mine = new ArrayList<>();
                 for (int i = 0; i < perCaller; i++) {
-                    // a channel each, so that the commands are spread over both lanes
+                    // a channel each, so that the commands are spread over both workers
                     mine.add(new AcceptVoucher("0x" + "%064x".formatted(caller * perCaller + i + 1), BigInteger.TEN,
                             BigInteger.ONE, SIGNATURE, SIGNER, 0, HOLD));
                 }

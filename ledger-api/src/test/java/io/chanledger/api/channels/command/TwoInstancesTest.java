@@ -240,7 +240,7 @@ class TwoInstancesTest extends LedgerIntegrationTest {
      */
     @Test
     void aConflictInsideABatchIsDecidedAgainAndTheBatchsOtherVouchersAreAccepted() throws Exception {
-        // channels routed to the same lane, so that they share batches
+        // channels routed to the same commit worker, so that they share batches
         List<String> sameWorker = new ArrayList<>();
         while (sameWorker.size() < 4) {
             String channelId = open();
@@ -274,11 +274,9 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         };
         Registration registration = commandBus.registerHandlerInterceptor(interference);
         try {
-            // committed by a thread of its own, as a caller finding the lane idle commits its batch itself
-            CompletableFuture<VoucherReceipt> first = CompletableFuture
-                    .supplyAsync(() -> batcher.submit(command(blocker, 1_000, 1))).thenCompose(reply -> reply);
+            CompletableFuture<VoucherReceipt> first = batcher.submit(command(blocker, 1_000, 1));
             assertThat(blockerArrived.await(30, TimeUnit.SECONDS)).isTrue();
-            // queued while the lane is held: they make up the next batch together
+            // queued while the worker is held: they make up the next batch together
             CompletableFuture<VoucherReceipt> contestedVoucher = batcher.submit(command(contested, 3_000, 3));
             List<CompletableFuture<VoucherReceipt>> others = bystanders.stream()
                     .map(id -> batcher.submit(command(id, 1_000, 1))).toList();
