@@ -80,10 +80,9 @@ public class AxonStorageConfiguration {
                 .snapshotFilter(configuration.snapshotFilter())
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .connectionProvider(connectionProvider)
-                .transactionManager(transactionManager)
                 .schema(eventSchema)
                 .dataType(String.class)
-                .batchSize(LedgerProperties.EVENT_FETCH_SIZE));
+                .batchSize(LedgerProperties.EVENT_FETCH_SIZE), transactionManager);
     }
 
     @Bean

@@ -15,6 +15,8 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventhandling.TrackingToken;
@@ -54,11 +56,21 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * store again. What another instance committed in that instant is found by that next read: at
  * this instance's next commit, or within a second (the reader asks at least once a second), as
  * other instances' events are found anyway.
+ *
+ * <p>A read in order runs in no transaction when none is running on its thread (the shared
+ * reader's and the processors' reads): its one query is a transaction of its own, and the one Axon
+ * would open around it cost a round trip to the database for its COMMIT, and Spring's start and
+ * end of a transaction, about twice per lone agent's paid request (BENCHMARKS.md, "Round eight").
+ * Inside a running transaction the read takes part in it, as before. Appends, snapshots and an
+ * aggregate's own events are read and written in transactions as Axon has them.
  */
 final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
 
     /** How soon after a read that ended short a read from its end counts as the reader asking again. */
     static final Duration RE_READ_WITHIN = Duration.ofMillis(20);
+
+    /** Set while this thread reads the store in order: its transaction manager then starts none. */
+    private static final ThreadLocal<Boolean> READING_IN_ORDER = ThreadLocal.withInitial(() -> false);
 
     private final long reReadWithinNanos;
     /** Commits of this instance's events, counted once the database has committed them. */
@@ -78,18 +90,33 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
         this.reReadWithinNanos = reReadWithin.toNanos();
     }
 
-    /** The engine {@code builder} describes, reading as this class says. */
-    static OneQueryPerBatchEventStorageEngine of(Builder builder) {
-        return of(builder, RE_READ_WITHIN);
+    /**
+     * The engine {@code builder} describes, with {@code transactions} as its transaction manager,
+     * reading as this class says.
+     */
+    static OneQueryPerBatchEventStorageEngine of(Builder builder, TransactionManager transactions) {
+        return of(builder, transactions, RE_READ_WITHIN);
     }
 
-    /** As {@link #of(Builder)}, with a read asking again counted as such within {@code reReadWithin}. */
-    static OneQueryPerBatchEventStorageEngine of(Builder builder, Duration reReadWithin) {
+    /**
+     * As {@link #of(Builder, TransactionManager)}, with a read asking again counted as such within
+     * {@code reReadWithin}.
+     */
+    static OneQueryPerBatchEventStorageEngine of(Builder builder, TransactionManager transactions,
+                                                 Duration reReadWithin) {
         return new OneQueryPerBatchEventStorageEngine(builder
+                .transactionManager(readingInOrderOutsideTransactions(transactions))
                 .readEventDataWithoutGaps(OneQueryPerBatchEventStorageEngine::eventsAfter)
                 .readEventDataWithGaps(OneQueryPerBatchEventStorageEngine::eventsAfterAndInGaps)
                 // an empty answer of a query without a window means there is nothing after the index
                 .extendedGapCheckEnabled(false), reReadWithin);
+    }
+
+    /** {@code transactions}, starting none for a read in order on a thread that runs none. */
+    private static TransactionManager readingInOrderOutsideTransactions(TransactionManager transactions) {
+        return () -> READING_IN_ORDER.get() && !TransactionSynchronizationManager.isActualTransactionActive()
+                ? NoTransactionManager.INSTANCE.startTransaction()
+                : transactions.startTransaction();
     }
 
     /**
@@ -184,7 +211,13 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
                     return false;
                 }
                 long commitsBeforeQuery = commitsOfEvents.get();
-                List<? extends TrackedEventData<?>> events = fetchTrackedEvents(lastToken, batchSize());
+                List<? extends TrackedEventData<?>> events;
+                READING_IN_ORDER.set(true);
+                try {
+                    events = fetchTrackedEvents(lastToken, batchSize());
+                } finally {
+                    READING_IN_ORDER.set(false);
+                }
                 lastBatchRead = events.size() < batchSize();
                 batch = events.iterator();
                 if (lastBatchRead) {

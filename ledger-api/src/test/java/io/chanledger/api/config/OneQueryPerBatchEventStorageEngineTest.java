@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.axonframework.common.DateTimeUtils;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.NoTransactionManager;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
@@ -30,6 +31,7 @@ import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,9 +62,9 @@ class OneQueryPerBatchEventStorageEngineTest {
         Flyway.configure().dataSource(url, TestDatabases.USER, TestDatabases.PASSWORD)
                 .locations(RoleMigrations.CORE).load().migrate();
         // events are inserted here as another instance would: every read asks the store
-        engine = OneQueryPerBatchEventStorageEngine.of(builder(), Duration.ZERO);
+        engine = OneQueryPerBatchEventStorageEngine.of(builder(), NoTransactionManager.INSTANCE, Duration.ZERO);
         // the reader asking again is told apart by time: long enough here for a slow machine
-        rereading = OneQueryPerBatchEventStorageEngine.of(builder(), Duration.ofSeconds(30));
+        rereading = OneQueryPerBatchEventStorageEngine.of(builder(), NoTransactionManager.INSTANCE, Duration.ofSeconds(30));
         axonsOwn = builder().build();
     }
 
@@ -224,10 +226,47 @@ class OneQueryPerBatchEventStorageEngineTest {
         return read(target, null).getLast().trackingToken();
     }
 
+    @Test
+    void aReadInOrderStartsNoTransactionWhereNoneIsRunningAndAppendsStillDo() {
+        AtomicInteger started = new AtomicInteger();
+        OneQueryPerBatchEventStorageEngine counted = inSpringTransactions(started);
+        String aggregate = UUID.randomUUID().toString();
+        counted.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "first")));
+        assertThat(started.getAndSet(0)).as("the append's").isEqualTo(1);
+
+        assertThat(read(counted, null)).extracting(event -> (Object) event.getPayload()).containsExactly("first");
+        assertThat(started.getAndSet(0)).as("the read in order's").isZero();
+        assertThat(counted.readEvents(aggregate).asStream().toList()).hasSize(1);
+        assertThat(started.get()).as("an aggregate's own events are read in a transaction").isPositive();
+    }
+
+    @Test
+    void aReadInOrderInsideARunningTransactionTakesPartInIt() {
+        OneQueryPerBatchEventStorageEngine inTransactions = inSpringTransactions(new AtomicInteger());
+        String aggregate = UUID.randomUUID().toString();
+        List<Object> readInside = transactions().execute(status -> {
+            inTransactions.appendEvents(List.of(new GenericDomainEventMessage<>("Test", aggregate, 0, "uncommitted")));
+            // only the transaction's own connection sees its event before the commit
+            return read(inTransactions, null).stream().map(event -> (Object) event.getPayload()).toList();
+        });
+        assertThat(readInside).containsExactly("uncommitted");
+    }
+
     /** An engine whose connections take part in Spring's transactions, as the service's do. */
     private OneQueryPerBatchEventStorageEngine inSpringTransactions() {
+        return inSpringTransactions(new AtomicInteger());
+    }
+
+    /** {@link #inSpringTransactions()}, counting the transactions its transaction manager is asked to start. */
+    private OneQueryPerBatchEventStorageEngine inSpringTransactions(AtomicInteger started) {
+        TransactionManager spring = new SpringTransactionManager(new DataSourceTransactionManager(dataSource));
+        TransactionManager counting = () -> {
+            started.incrementAndGet();
+            return spring.startTransaction();
+        };
         return OneQueryPerBatchEventStorageEngine.of(
-                builder().connectionProvider(new SpringDataSourceConnectionProvider(dataSource)), Duration.ofSeconds(30));
+                builder().connectionProvider(new SpringDataSourceConnectionProvider(dataSource)), counting,
+                Duration.ofSeconds(30));
     }
 
     private TransactionTemplate transactions() {
