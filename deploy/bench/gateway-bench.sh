@@ -4,7 +4,8 @@
 # at each concurrency, in the same run; the overhead of payment as a ratio. Besides the service's
 # CPU per request: the database server's CPU and the bench database's commits per paid request,
 # and the service's CPU by thread group, unpaid next to paid (read from /proc: run it on the
-# database's machine).
+# database's machine). It warms up until the JIT compilers settle (under 5% of the service's CPU in
+# a paid warm-up round, 20 rounds at most) and says how many rounds that took.
 # With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.

@@ -56,6 +56,12 @@ public final class GatewayBench {
      */
     private static final long PER_REQUEST = 1_000;
     private static final boolean HTTP_UPSTREAM = Boolean.parseBoolean(System.getenv("BENCH_HTTP_UPSTREAM"));
+    /** Requests per client in a warm-up round: a few seconds of 16 clients. */
+    private static final int WARM_UP_PER_CLIENT = 500;
+    /** Warm-up rounds at most. */
+    private static final int MAX_WARM_UP_ROUNDS = 20;
+    /** The JIT compilers' share of the service's CPU in a paid warm-up round under which the JIT counts as settled. */
+    private static final double SETTLED_COMPILER_SHARE = 0.05;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -105,8 +111,7 @@ public final class GatewayBench {
                 args.length > 8 ? Long.parseLong(args[8]) : 100, args[1], args[2], args[3]);
         int perClient = Integer.parseInt(args[6]);
         String jdbc = args[1];
-        bench.run(16, bench.seed(jdbc, args[2], args[3], 16), Math.max(50, perClient / 4), true);
-        bench.run(16, null, Math.max(50, perClient / 4), false);
+        bench.warmUp(jdbc, args[2], args[3]);
         System.out.println(HTTP_UPSTREAM ? "flat-priced word-count service (HTTP upstream on loopback): paid "
                 + "through the gateway against the upstream called directly" : "echo chat completions: paid through "
                 + "the gateway against the unpaid echo endpoint");
@@ -157,6 +162,29 @@ public final class GatewayBench {
                 }
             });
         }
+    }
+
+    /**
+     * Paid and unpaid rounds of 16 clients until the JIT has settled: until the compiler threads
+     * took under {@link #SETTLED_COMPILER_SHARE} of the service's CPU in a paid round, or for
+     * {@link #MAX_WARM_UP_ROUNDS} rounds. A fixed warm-up left the compilers working through the
+     * measured runs (a fifth to a third of the service's CPU per paid request in round seven), a
+     * cost a service that has run for a while no longer pays. Once only, when the service's CPU is
+     * not measured. Says how many rounds it took and the compilers' share in the last.
+     */
+    private void warmUp(String jdbc, String user, String password) throws Exception {
+        double compilerShare = Double.NaN;
+        int rounds = 0;
+        do {
+            Run paid = run(16, seed(jdbc, user, password, 16), WARM_UP_PER_CLIENT, true);
+            run(16, null, WARM_UP_PER_CLIENT, false);
+            rounds++;
+            double compilers = paid.threadCpuMillis().entrySet().stream()
+                    .filter(group -> group.getKey().contains("CompilerThre")).mapToDouble(Map.Entry::getValue).sum();
+            compilerShare = compilers / paid.cpuMillis();
+        } while (rounds < MAX_WARM_UP_ROUNDS && compilerShare >= SETTLED_COMPILER_SHARE);
+        System.out.printf("# warm-up: %d rounds of 16 clients × %d paid and unpaid requests; the JIT compilers' share "
+                + "of the service's CPU in the last paid round: %.1f%%%n", rounds, WARM_UP_PER_CLIENT, compilerShare * 100);
     }
 
     /** CPU ms per request by thread group, the mean of the runs. */
