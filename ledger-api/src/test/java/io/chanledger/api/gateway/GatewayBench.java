@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.ClosedLoopLoad;
+import io.chanledger.api.support.ServiceCpu;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.io.IOException;
@@ -184,7 +185,8 @@ public final class GatewayBench {
             compilerShare = compilers / paid.cpuMillis();
         } while (rounds < MAX_WARM_UP_ROUNDS && compilerShare >= SETTLED_COMPILER_SHARE);
         System.out.printf("# warm-up: %d rounds of 16 clients × %d paid and unpaid requests; the JIT compilers' share "
-                + "of the service's CPU in the last paid round: %.1f%%%n", rounds, WARM_UP_PER_CLIENT, compilerShare * 100);
+                + "of the service's CPU in the last paid round: %s%n", rounds, WARM_UP_PER_CLIENT,
+                Double.isNaN(compilerShare) ? "not measured" : "%.1f%%".formatted(compilerShare * 100));
     }
 
     /** CPU ms per request by thread group, the mean of the runs. */
@@ -281,9 +283,7 @@ public final class GatewayBench {
             for (Path thread : threads.toList()) {
                 try {
                     String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
-                    String stat = Files.readString(thread.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks.merge(group, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
+                    ticks.merge(group, ServiceCpu.ownTicks(thread.resolve("stat")), Long::sum);
                 } catch (IOException gone) {
                     // the thread ended while it was read
                 }
@@ -317,9 +317,7 @@ public final class GatewayBench {
                     if (!Files.readString(process.resolve("comm")).strip().equals("postgres")) {
                         continue;
                     }
-                    String stat = Files.readString(process.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    ticks += ServiceCpu.ownTicks(process.resolve("stat"));
                 } catch (IOException gone) {
                     // the process ended while it was read
                 }
@@ -341,8 +339,6 @@ public final class GatewayBench {
         if (serviceStat == null) {
             return 0;
         }
-        String stat = Files.readString(serviceStat);
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ServiceCpu.ownTicks(serviceStat);
     }
 }

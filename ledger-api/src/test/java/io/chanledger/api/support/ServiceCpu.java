@@ -51,8 +51,7 @@ public final class ServiceCpu {
      */
     private static long ticks(Path stat) {
         try {
-            String text = Files.readString(stat);
-            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            String[] fields = fieldsAfterName(stat);
             return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
                     + Long.parseLong(fields[14]);
         } catch (java.nio.file.NoSuchFileException e) {
@@ -60,5 +59,20 @@ public final class ServiceCpu {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * User and system clock ticks of one process or thread so far, its ended children's left out
+     * (fields 14 and 15 of {@code /proc/PID/stat} or {@code /proc/PID/task/TID/stat}).
+     */
+    public static long ownTicks(Path stat) throws IOException {
+        String[] fields = fieldsAfterName(stat);
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** The fields after "pid (comm) ": the name may hold spaces and parentheses, so it ends at the last ')'. */
+    private static String[] fieldsAfterName(Path stat) throws IOException {
+        String text = Files.readString(stat);
+        return text.substring(text.lastIndexOf(')') + 2).split(" ");
     }
 }
