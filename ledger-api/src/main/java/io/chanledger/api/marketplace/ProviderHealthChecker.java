@@ -13,10 +13,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +38,7 @@ import org.springframework.stereotype.Component;
  * the inference side, new models or prices — and the aggregate records nothing when the command brings nothing new. One refresh of
  * the catalog follows each round.
  *
- * <p>A validator's probe alert asks for one check at once ({@link #checkNow}); a check of a
+ * <p>A validator's probe alert asks for one check at once ({@link #checkNow}, see {@link ChecksUnderWay}); a check of a
  * provider already under way is joined rather than repeated, so a provider is never probed twice
  * at the same moment, whoever asks.
  */
@@ -62,7 +58,7 @@ class ProviderHealthChecker implements SmartLifecycle {
     private final MarketplaceProperties.Health settings;
     private final Clock clock;
     private final AtomicInteger threadCount = new AtomicInteger();
-    private final Map<String, CompletableFuture<Result>> checking = new ConcurrentHashMap<>();
+    private final ChecksUnderWay<String, Result> checks = new ChecksUnderWay<>();
     private ScheduledExecutorService rounds;
     private ScheduledExecutorService probes;
     private volatile boolean running;
@@ -146,29 +142,9 @@ class ProviderHealthChecker implements SmartLifecycle {
      * directory shows the result after the next catalog refresh, which this asks for.
      */
     Result checkNow(ProviderView target) {
-        CompletableFuture<Result> earlier = checking.get(target.id());
-        if (earlier != null) {
-            // its outcome is recorded by whoever ran it; only its end is waited for here
-            earlier.exceptionally(failure -> null).join();
-        }
-        CompletableFuture<Result> mine = new CompletableFuture<>();
-        CompletableFuture<Result> running = checking.putIfAbsent(target.id(), mine);
-        if (running != null) {
-            try {
-                return running.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
-        }
         try {
-            Result result = check(target);
-            mine.complete(result);
-            return result;
-        } catch (RuntimeException e) {
-            mine.completeExceptionally(e);
-            throw e;
+            return checks.runFresh(target.id(), () -> check(target));
         } finally {
-            checking.remove(target.id(), mine);
             health.markChanged();
             catalog.requestRefresh();
         }
@@ -176,17 +152,10 @@ class ProviderHealthChecker implements SmartLifecycle {
 
     /** A round's check: skipped when another check of the provider (an alert's) is under way. */
     private void checkQuietly(ProviderView target) {
-        CompletableFuture<Result> mine = new CompletableFuture<>();
-        if (checking.putIfAbsent(target.id(), mine) != null) {
-            return;
-        }
         try {
-            mine.complete(check(target));
+            checks.runUnlessUnderWay(target.id(), () -> check(target));
         } catch (RuntimeException e) {
-            mine.completeExceptionally(e);
             log.warn("health check of provider {} could not be recorded: {}", target.id(), e.toString());
-        } finally {
-            checking.remove(target.id(), mine);
         }
     }
 
