@@ -19,6 +19,11 @@ import org.slf4j.LoggerFactory;
  * events gives one rebuild); a change made by another instance is noticed by polling the change
  * counter every {@code pollInterval}. Listeners get each new snapshot on the rebuild thread, and
  * precompute their responses there.
+ *
+ * <p>A snapshot becomes {@link #current} only once every listener has it. The ways a client reads
+ * its own write ({@link #awaitSnapshot}, {@link #refreshIfChanged}) look at {@code current} and
+ * then read what a listener precomputed; were it current before the listeners had it, such a read
+ * could find the new version current and still be answered from the snapshot before.
  */
 public class MarketplaceCatalog implements AutoCloseable {
 
@@ -58,7 +63,7 @@ public class MarketplaceCatalog implements AutoCloseable {
     }
 
     /** Called with every new snapshot, and at once with the current one. */
-    public void addListener(Consumer<CatalogSnapshot> listener) {
+    public synchronized void addListener(Consumer<CatalogSnapshot> listener) {
         listeners.add(listener);
         listener.accept(current);
     }
@@ -98,14 +103,13 @@ public class MarketplaceCatalog implements AutoCloseable {
     public synchronized CatalogSnapshot refreshNow() {
         try {
             CatalogSnapshot snapshot = reader.readSnapshot(clock.instant());
-            long version = snapshot.version();
-            current = snapshot;
-            if (failing) {
-                log.info("marketplace directory readable again (change {})", version);
-                failing = false;
-            }
             for (Consumer<CatalogSnapshot> listener : listeners) {
                 listener.accept(snapshot);
+            }
+            current = snapshot;
+            if (failing) {
+                log.info("marketplace directory readable again (change {})", snapshot.version());
+                failing = false;
             }
         } catch (RuntimeException e) {
             if (!failing) {
@@ -119,8 +123,10 @@ public class MarketplaceCatalog implements AutoCloseable {
 
     /**
      * Rebuilds now when the change counter moved since the current snapshot, so that a change
-     * committed before this call is in the snapshot after it (without waiting for the debounce or
-     * the next poll).
+     * committed before this call is in the snapshot after it, and in what the listeners made of it
+     * (without waiting for the debounce or the next poll). A rebuild under way when the counter is
+     * read is waited for, then this rebuilds once more: that one may have read the directory before
+     * the change.
      */
     public void refreshIfChanged() {
         try {
