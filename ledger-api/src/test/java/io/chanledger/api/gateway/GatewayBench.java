@@ -163,6 +163,9 @@ public final class GatewayBench {
                 }
             });
         }
+        if (!HTTP_UPSTREAM) {
+            PaidRequestDatabaseFloor.print(jdbc, args[2], args[3]);
+        }
     }
 
     /**
