@@ -53,27 +53,6 @@ public final class CommitFlush {
         }
     }
 
-    /**
-     * Whether {@link #withoutTransaction} can run: this DataSource has the second pool, whose
-     * sessions commit without waiting for the disk whether a transaction is open or not.
-     */
-    public boolean runsWithoutTransaction() {
-        return deferredPool != null;
-    }
-
-    /**
-     * Runs {@code work}, which opens no transaction and whose one write commits by itself (one
-     * statement in autocommit), with its first new connection taken from the pool that does not
-     * wait for the disk. Only with the second pool ({@link #runsWithoutTransaction}): without it,
-     * such a write would have no way to say so, and is left to a transaction.
-     */
-    public void withoutTransaction(Runnable work) {
-        if (deferredPool == null) {
-            throw new IllegalStateException("no pool of sessions that commit without waiting");
-        }
-        deferredPool.deferringNextConnection(work);
-    }
-
     /** {@code transactions}, every transaction of which commits without waiting for the disk. */
     public TransactionManager deferring(TransactionManager transactions) {
         return new TransactionManager() {

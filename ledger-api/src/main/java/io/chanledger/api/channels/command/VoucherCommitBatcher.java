@@ -229,28 +229,8 @@ class VoucherCommitBatcher {
         }
     }
 
-    /**
-     * One run of a batch: all of it is committed, or none of it and the failure is thrown.
-     *
-     * <p>A batch of one hold (a lone agent's admission) opens no transaction. Its one write is the
-     * hold's event, which the event store appends as a single statement; in autocommit that
-     * statement is its own transaction, committed or refused whole, and visible to every instance
-     * when it returns, as a committed transaction is. So it needs no {@code COMMIT} of its own: one
-     * round trip to the database, not two, on the path a lone paid request waits for
-     * (BENCHMARKS.md, "Round nine"). It takes its connection from the pool that does not wait for
-     * the disk, as every batch of holds alone does. A batch of more than one keeps its transaction:
-     * a multi-row append in autocommit is atomic only as long as the driver sends it in one piece.
-     */
+    /** One run of a batch: all of it is committed, or none of it and the failure is thrown. */
     private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch, Set<String> channels) {
-        if (batch.size() == 1 && isHold(batch.getFirst().command()) && commitFlush.runsWithoutTransaction()) {
-            List<List<CommandResultMessage<?>>> results = new ArrayList<>(1);
-            commitFlush.withoutTransaction(() -> results.add(decideAndCommit(batch, false)));
-            return results.getFirst();
-        }
-        return decideAndCommit(batch, true);
-    }
-
-    private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch, boolean inTransaction) {
         List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
@@ -261,10 +241,9 @@ class VoucherCommitBatcher {
                 (decidedUnchecked(pending) ? unchecked : checked).add(pending.channelId());
                 holdsOnly &= isHold(pending.command());
             }
-            // without a transaction, a lone hold's append commits itself (see above)
-            if (inTransaction && holdsOnly) {
+            if (holdsOnly) {
                 commitFlush.startWithoutWaiting(() -> root.attachTransaction(transactionManager));
-            } else if (inTransaction) {
+            } else {
                 root.attachTransaction(transactionManager);
             }
             unchecked.removeAll(checked);

@@ -12,10 +12,6 @@ import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.SettleRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigInteger;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,24 +22,23 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.SimpleCommandBus;
-import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.messaging.MessageHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Which of the ledger's group commits wait for the disk. A batch of the gateway's admissions
  * alone (holds, told to no one until their settlement) commits without waiting; a batch with
  * anything else in it (a voucher of the ledger API, a settlement, a raised hold) waits, on
- * PostgreSQL. A batch of one hold opens no transaction: its event's append commits itself. The
- * batcher runs here with the application's transactions and a command bus whose handlers take
- * the connection the event store would append with, and read its {@code synchronous_commit} and
- * whether it is in autocommit.
+ * PostgreSQL. The batcher runs here with the application's transactions and a command bus whose
+ * handlers read {@code synchronous_commit} inside the batch's transaction.
  *
  * <p>And that batches are made of what callers queued: what is queued behind a busy worker is its
  * next batch, and of many callers' commands none is lost or decided twice.
@@ -64,9 +59,8 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     @Autowired
     private CommitFlush commitFlush;
 
-    /** The event store's: what it appends with. */
     @Autowired
-    private ConnectionProvider connections;
+    private DataSource dataSource;
 
     @Autowired
     private LedgerProperties ledger;
@@ -74,10 +68,8 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     private final SimpleCommandBus commandBus = SimpleCommandBus.builder().build();
     private final CountDownLatch firstHandled = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
-    /** Each command handled, with the {@code synchronous_commit} of the connection its events would be appended with. */
+    /** Each command handled, with the {@code synchronous_commit} of the transaction it was decided in. */
     private final Map<Object, String> settings = new ConcurrentHashMap<>();
-    /** Each command handled, with whether that connection was in autocommit (no transaction open). */
-    private final Map<Object, Boolean> autoCommits = new ConcurrentHashMap<>();
     /** Each command handled, with the thread that decided it and how often it was decided. */
     private final Map<Object, Thread> threads = new ConcurrentHashMap<>();
     private final Map<Object, Integer> decisions = new ConcurrentHashMap<>();
@@ -85,6 +77,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
 
     @BeforeEach
     void startBatcher() {
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         MessageHandler<CommandMessage<?>> setting = command -> {
             if (command.getPayload() instanceof AcceptVoucher voucher && voucher.nonce().equals(BigInteger.ZERO)) {
                 firstHandled.countDown(); // holds its batch open until the next commands are queued
@@ -92,10 +85,8 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
             }
             threads.put(command.getPayload(), Thread.currentThread());
             decisions.merge(command.getPayload(), 1, Integer::sum);
-            try (Connection connection = connections.getConnection()) {
-                settings.put(command.getPayload(), synchronousCommit(connection));
-                autoCommits.put(command.getPayload(), connection.getAutoCommit());
-            }
+            settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
+                    String.class));
             return null;
         };
         commandBus.subscribe(AcceptVoucher.class.getName(), setting);
@@ -111,49 +102,16 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         batcher.stop();
     }
 
-    private static String synchronousCommit(Connection connection) throws SQLException {
-        try (Statement query = connection.createStatement();
-             ResultSet setting = query.executeQuery("SELECT current_setting('synchronous_commit')")) {
-            setting.next();
-            return setting.getString(1);
-        }
-    }
-
     @Test
     void aBatchOfHoldsAloneCommitsWithoutWaitingForTheDisk() throws Exception {
-        AcceptVoucher hold = admission(1, HOLD);
-
-        assertThat(settingOf(hold)).isEqualTo("off");
-        assertThat(autoCommits.get(hold)).as("a lone hold's append commits itself").isTrue();
-    }
-
-    @Test
-    void aBatchOfSeveralHoldsKeepsItsTransaction() throws Exception {
-        AcceptVoucher first = admission(0, HOLD);
-        AcceptVoucher second = admission(1, HOLD);
-        AcceptVoucher third = admission(2, HOLD);
-        CompletableFuture<?> firstReply = batcher.submit(first);
-        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<?> secondReply = batcher.submit(second);
-        CompletableFuture<?> thirdReply = batcher.submit(third);
-        release.countDown();
-        CompletableFuture.allOf(firstReply, secondReply, thirdReply).get(10, TimeUnit.SECONDS);
-
-        assertThat(settings).containsEntry(first, "off").containsEntry(second, "off").containsEntry(third, "off");
-        assertThat(autoCommits).containsEntry(first, true).containsEntry(second, false).containsEntry(third, false);
-        assertThat(threads.get(second)).isSameAs(threads.get(third));
+        assertThat(settingOf(admission(1, HOLD))).isEqualTo("off");
     }
 
     @Test
     void everyOtherBatchWaitsForTheDisk() throws Exception {
-        AcceptVoucher plain = admission(1, null);
-        SettleRequest settle = settlement();
-        RaiseHold raise = new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO);
-
-        assertThat(settingOf(plain)).isEqualTo("on");
-        assertThat(settingOf(settle)).isEqualTo("on");
-        assertThat(settingOf(raise)).isEqualTo("on");
-        assertThat(autoCommits).containsEntry(plain, false).containsEntry(settle, false).containsEntry(raise, false);
+        assertThat(settingOf(admission(1, null))).isEqualTo("on");
+        assertThat(settingOf(settlement())).isEqualTo("on");
+        assertThat(settingOf(new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO))).isEqualTo("on");
     }
 
     @Test
@@ -169,7 +127,6 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         release.countDown();
         CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
         assertThat(settings).containsEntry(first, "off").containsEntry(hold, "on").containsEntry(plain, "on");
-        assertThat(autoCommits).containsEntry(first, true).containsEntry(hold, false).containsEntry(plain, false);
         assertThat(threads.get(hold)).isSameAs(threads.get(first)).isSameAs(threads.get(plain));
     }
 
