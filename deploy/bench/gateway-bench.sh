@@ -5,7 +5,9 @@
 # CPU per request: the database server's CPU and the bench database's commits per paid request,
 # and the service's CPU by thread group, unpaid next to paid (read from /proc: run it on the
 # database's machine). It warms up until the JIT compilers settle (under 5% of the service's CPU in
-# a paid warm-up round, 20 rounds at most) and says how many rounds that took.
+# a paid warm-up round, 20 rounds at most) and says how many rounds that took. Last, the database
+# floor of a lone paid request: the statements of its two commits sent straight to the database
+# from one client, with no service in between (PaidRequestDatabaseFloor).
 # With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.

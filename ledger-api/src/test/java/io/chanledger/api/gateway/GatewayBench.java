@@ -41,6 +41,8 @@ import java.util.UUID;
  * to the same parameters posted straight to the upstream, the unpaid word-count endpoint of the
  * same process on loopback.
  *
+ * <p>Last (echo only), the database floor of a lone paid request ({@link PaidRequestDatabaseFloor}).
+ *
  * <p>Usage: {@code GatewayBench <baseUrl> <jdbcUrl> <user> <password> <providerAddress> <levels> <requestsPerClient>}
  */
 public final class GatewayBench {
