@@ -38,9 +38,9 @@ import org.springframework.stereotype.Component;
  * the inference side, new models or prices — and the aggregate records nothing when the command brings nothing new. One refresh of
  * the catalog follows each round.
  *
- * <p>A validator's probe alert asks for one check at once ({@link #checkNow}, see {@link ChecksUnderWay}); a check of a
- * provider already under way is joined rather than repeated, so a provider is never probed twice
- * at the same moment, whoever asks.
+ * <p>A validator's probe alert asks for one check at once ({@link #checkNow}). A provider is never
+ * probed twice at the same moment, whoever asks: the alert waits for a check that began before it
+ * and joins one that began after ({@link ChecksUnderWay}).
  */
 @Component
 class ProviderHealthChecker implements SmartLifecycle {
