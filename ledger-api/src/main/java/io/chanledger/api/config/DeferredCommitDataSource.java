@@ -20,8 +20,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 public final class DeferredCommitDataSource extends DelegatingDataSource implements AutoCloseable {
 
-    /** The setting of every session of the second pool. */
-    static final String DEFERRED_SESSION = "SET synchronous_commit TO OFF";
+    /** The setting of every session of the second pool (the gateway bench's database floor sets it too). */
+    public static final String DEFERRED_SESSION = "SET synchronous_commit TO OFF";
 
     private static final ThreadLocal<Boolean> NEXT_DEFERRED = new ThreadLocal<>();
 

@@ -1,5 +1,6 @@
 package io.chanledger.api.gateway;
 
+import io.chanledger.api.config.DeferredCommitDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -36,6 +37,9 @@ final class PaidRequestDatabaseFloor {
                             String payload, String metaData) {
     }
 
+    private record AnswerRow(String signature, String headers, String body) {
+    }
+
     private PaidRequestDatabaseFloor() {
     }
 
@@ -49,11 +53,12 @@ final class PaidRequestDatabaseFloor {
              Connection deferred = DriverManager.getConnection(jdbcUrl, user, password);
              Connection plain = DriverManager.getConnection(jdbcUrl, user, password)) {
             try (Statement setting = deferred.createStatement()) {
-                setting.execute("SET synchronous_commit TO OFF");
+                setting.execute(DeferredCommitDataSource.DEFERRED_SESSION);
             }
             EventRow hold = sample(durable, "%VoucherAccepted");
             EventRow settled = sample(durable, "%RequestSettled");
-            if (hold == null || settled == null) {
+            AnswerRow answer = sampleAnswer(durable);
+            if (hold == null || settled == null || answer == null) {
                 System.out.println("# database floor: no paid request's rows to copy");
                 return;
             }
@@ -63,7 +68,7 @@ final class PaidRequestDatabaseFloor {
                 ddl.execute("CREATE TABLE bench_floor_answer (LIKE gateway_answer INCLUDING ALL)");
             }
             try {
-                measure(plain, durable, deferred, hold, settled);
+                measure(plain, durable, deferred, hold, settled, answer);
             } finally {
                 try (Statement ddl = durable.createStatement()) {
                     ddl.execute("DROP TABLE IF EXISTS bench_floor_event, bench_floor_answer");
@@ -73,20 +78,12 @@ final class PaidRequestDatabaseFloor {
     }
 
     private static void measure(Connection plain, Connection durable, Connection deferred, EventRow hold,
-                                EventRow settled)
-            throws SQLException {
+                                EventRow settled, AnswerRow answer) throws SQLException {
         long[] roundTrip = new long[MEASURED];
         long[] holds = new long[MEASURED];
         long[] settlements = new long[MEASURED];
         long[] autocommitHolds = new long[MEASURED];
         long[] oneTripSettlements = new long[MEASURED];
-        String answerRow;
-        try (Statement query = durable.createStatement();
-             ResultSet answer = query.executeQuery("SELECT headers, body, signature FROM gateway_answer LIMIT 1")) {
-            answerRow = answer.next() ? answer.getString(1) + "\u0000" + answer.getString(2) + "\u0000"
-                    + answer.getString(3) : "{}\u0000{}\u00000x";
-        }
-        String[] answer = answerRow.split("\u0000", -1);
         durable.setAutoCommit(false);
         deferred.setAutoCommit(false);
         String insertEvent = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -173,14 +170,21 @@ final class PaidRequestDatabaseFloor {
     }
 
     /** Binds an answer's six values: its channel and nonce, an amount, and the sample's signature, headers and body. */
-    private static void bindAnswer(PreparedStatement insert, String channel, long nonce, String[] answer)
+    private static void bindAnswer(PreparedStatement insert, String channel, long nonce, AnswerRow answer)
             throws SQLException {
         insert.setString(1, channel);
         insert.setLong(2, nonce);
         insert.setLong(3, 1_000);
-        insert.setString(4, answer[2]);
-        insert.setString(5, answer[0]);
-        insert.setString(6, answer[1]);
+        insert.setString(4, answer.signature());
+        insert.setString(5, answer.headers());
+        insert.setString(6, answer.body());
+    }
+
+    private static AnswerRow sampleAnswer(Connection connection) throws SQLException {
+        try (Statement query = connection.createStatement();
+             ResultSet row = query.executeQuery("SELECT signature, headers, body FROM gateway_answer LIMIT 1")) {
+            return row.next() ? new AnswerRow(row.getString(1), row.getString(2), row.getString(3)) : null;
+        }
     }
 
     private static EventRow sample(Connection connection, String payloadType) throws SQLException {

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,21 +28,29 @@ class ChecksUnderWayTest {
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final AtomicBoolean up = new AtomicBoolean(true);
     private final AtomicInteger probes = new AtomicInteger();
+    private final CountDownLatch heldCheckBegun = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach
     void stopThreads() {
+        release.countDown();
         threads.shutdownNow();
     }
 
-    /** A check that reads whether the provider is up as it begins, then waits for {@code release}. */
-    private Supplier<Boolean> probeHeldUntil(CountDownLatch begun, CountDownLatch release) {
-        return () -> {
+    /**
+     * Starts {@code run} on another thread with a check that reads whether the provider is up as it
+     * begins, then waits for {@link #release}; returns once that check has begun.
+     */
+    private Future<Boolean> heldCheck(Function<Supplier<Boolean>, Boolean> run) {
+        Future<Boolean> outcome = threads.submit(() -> run.apply(() -> {
             probes.incrementAndGet();
             boolean answered = up.get();
-            begun.countDown();
+            heldCheckBegun.countDown();
             awaitLatch(release);
             return answered;
-        };
+        }));
+        awaitLatch(heldCheckBegun);
+        return outcome;
     }
 
     private Supplier<Boolean> probe() {
@@ -61,10 +70,7 @@ class ChecksUnderWayTest {
 
     @Test
     void aFreshCheckWaitsForTheOneUnderWayThenProbesAgain() throws Exception {
-        CountDownLatch begun = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<Boolean> round = threads.submit(() -> checks.runUnlessUnderWay("p", probeHeldUntil(begun, release)));
-        awaitLatch(begun);
+        Future<Boolean> round = heldCheck(check -> checks.runUnlessUnderWay("p", check));
         up.set(false);
 
         Future<Boolean> alert = threads.submit(() -> checks.runFresh("p", probe()));
@@ -99,10 +105,7 @@ class ChecksUnderWayTest {
 
     @Test
     void aRoundsCheckIsSkippedWhileAnotherIsUnderWay() throws Exception {
-        CountDownLatch begun = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<Boolean> alert = threads.submit(() -> checks.runFresh("p", probeHeldUntil(begun, release)));
-        awaitLatch(begun);
+        Future<Boolean> alert = heldCheck(check -> checks.runFresh("p", check));
 
         boolean ran = checks.runUnlessUnderWay("p", probe());
         boolean otherProviderRan = checks.runUnlessUnderWay("q", probe());
