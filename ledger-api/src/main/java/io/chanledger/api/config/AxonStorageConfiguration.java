@@ -17,10 +17,12 @@ import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Axon without Axon Server: the event store and token store are tables of our own database
@@ -48,10 +50,25 @@ public class AxonStorageConfiguration {
         return serializer;
     }
 
+    /**
+     * Axon's transactions are Spring's, as Axon's own auto-configuration makes them, except on a
+     * thread deciding a command alone ({@link LoneCommit}): there it starts none, and the command's
+     * append commits by itself.
+     */
+    @Bean
+    TransactionManager axonTransactionManager(PlatformTransactionManager transactions) {
+        return LoneCommit.startingNoneWhileOpen(new SpringTransactionManager(transactions));
+    }
+
     @Bean
     EventSchema eventSchema() {
+        return eventSchemaOf("domain_event_entry");
+    }
+
+    /** The columns of the service's event table, as those of {@code eventTable}. */
+    static EventSchema eventSchemaOf(String eventTable) {
         return EventSchema.builder()
-                .eventTable("domain_event_entry")
+                .eventTable(eventTable)
                 .snapshotTable("snapshot_event_entry")
                 .globalIndexColumn("global_index")
                 .timestampColumn("time_stamp")

@@ -53,6 +53,27 @@ public final class CommitFlush {
         }
     }
 
+    /**
+     * Whether a command can be committed alone ({@link LoneCommit}): on the service's pool of
+     * PostgreSQL connections, where a hold's lone commit can take a connection that does not wait.
+     */
+    public boolean commitsAlone() {
+        return deferredPool != null;
+    }
+
+    /**
+     * Runs {@code commit}, a {@link LoneCommit}'s, with its first new connection one that commits
+     * without waiting for the disk.
+     *
+     * @throws IllegalStateException when commands cannot be committed alone here ({@link #commitsAlone})
+     */
+    public void commitAloneWithoutWaiting(Runnable commit) {
+        if (deferredPool == null) {
+            throw new IllegalStateException("commands are committed alone only on the service's PostgreSQL pool");
+        }
+        deferredPool.deferringNextConnection(commit);
+    }
+
     /** {@code transactions}, every transaction of which commits without waiting for the disk. */
     public TransactionManager deferring(TransactionManager transactions) {
         return new TransactionManager() {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -17,11 +18,16 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.statements.JdbcEventStorageEngineStatements;
+import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
+import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.Serializer;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -62,7 +68,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * would open around it cost a round trip to the database for its COMMIT, and Spring's start and
  * end of a transaction, about twice per lone agent's paid request (BENCHMARKS.md, "Round eight").
  * Inside a running transaction the read takes part in it, as before. Appends, snapshots and an
- * aggregate's own events are read and written in transactions as Axon has them.
+ * aggregate's own events are read and written in transactions as Axon has them, except the
+ * append of a {@link LoneCommit}: one statement, with no transaction around it.
  */
 final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
 
@@ -108,6 +115,7 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
                 .transactionManager(readingInOrderOutsideTransactions(transactions))
                 .readEventDataWithoutGaps(OneQueryPerBatchEventStorageEngine::eventsAfter)
                 .readEventDataWithGaps(OneQueryPerBatchEventStorageEngine::eventsAfterAndInGaps)
+                .appendEvents(OneQueryPerBatchEventStorageEngine::appendStatement)
                 // an empty answer of a query without a window means there is nothing after the index
                 .extendedGapCheckEnabled(false), reReadWithin);
     }
@@ -137,6 +145,64 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
             });
         } else {
             commitsOfEvents.incrementAndGet();
+        }
+    }
+
+    /**
+     * The statement appending {@code events}: Axon's own (a batch of one insert per event), or,
+     * while a {@link LoneCommit} is open on this thread, one statement inserting them all, with the
+     * rows the lone commit keeps beside them written by {@code WITH} clauses of the same statement.
+     * One statement is one transaction in autocommit, so it commits all of them or none (a batch
+     * of inserts, sent in autocommit, is not always one transaction: the driver may end it part
+     * way to read replies).
+     */
+    static PreparedStatement appendStatement(Connection connection, EventSchema schema, Class<?> dataType,
+                                             List<? extends EventMessage<?>> events, Serializer serializer,
+                                             TimestampWriter timestampWriter) throws SQLException {
+        LoneCommit lone = LoneCommit.current();
+        if (lone == null) {
+            return JdbcEventStorageEngineStatements.appendEvents(connection, schema, dataType, events, serializer,
+                    timestampWriter);
+        }
+        List<LoneCommit.RowBesideEvents> beside = lone.takeRowsBesideEvents();
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < beside.size(); i++) {
+            sql.append(i == 0 ? "WITH " : ", ").append("beside_").append(i).append(" AS (")
+                    .append(beside.get(i).insert()).append(") ");
+        }
+        sql.append("INSERT INTO ").append(schema.domainEventTable()).append(" (").append(schema.domainEventFields())
+                .append(") VALUES ").append(String.join(", ", Collections.nCopies(events.size(), "(?,?,?,?,?,?,?,?,?)")));
+        PreparedStatement statement = connection.prepareStatement(sql.toString());
+        try {
+            int parameter = 1;
+            for (LoneCommit.RowBesideEvents row : beside) {
+                for (Object value : row.values()) {
+                    statement.setObject(parameter++, value);
+                }
+            }
+            for (EventMessage<?> message : events) {
+                // the columns and values of Axon's own insert (JdbcEventStorageEngineStatements.appendEvents)
+                DomainEventMessage<?> event = message instanceof DomainEventMessage<?> domain ? domain
+                        : new GenericDomainEventMessage<>(null, message.getIdentifier(), 0L, message,
+                        message::getTimestamp);
+                SerializedObject<?> payload = event.serializePayload(serializer, dataType);
+                SerializedObject<?> metaData = event.serializeMetaData(serializer, dataType);
+                statement.setString(parameter++, event.getIdentifier());
+                statement.setString(parameter++, event.getAggregateIdentifier());
+                statement.setLong(parameter++, event.getSequenceNumber());
+                statement.setString(parameter++, event.getType());
+                timestampWriter.writeTimestamp(statement, parameter++, event.getTimestamp());
+                statement.setString(parameter++, payload.getType().getName());
+                statement.setString(parameter++, payload.getType().getRevision());
+                statement.setObject(parameter++, payload.getData());
+                statement.setObject(parameter++, metaData.getData());
+            }
+            // Axon runs an append as a batch: this one statement is its only entry
+            statement.addBatch();
+            return statement;
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
         }
     }
 

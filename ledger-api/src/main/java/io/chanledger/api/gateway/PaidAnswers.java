@@ -3,6 +3,7 @@ package io.chanledger.api.gateway;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.config.LoneCommit;
 import io.chanledger.domain.channel.SignedVoucher;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,10 @@ final class PaidAnswers {
     record Answer(Map<String, String> headers, byte[] body) {
     }
 
+    private static final String INSERT = "INSERT INTO gateway_answer"
+            + " (channel_id, nonce, amount, signature, headers, body, answered_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, nonce) DO NOTHING";
+
     private static final TypeReference<LinkedHashMap<String, String>> HEADERS = new TypeReference<>() {
     };
 
@@ -54,7 +59,8 @@ final class PaidAnswers {
      * Keeps {@code answer} for {@code voucher}; called in the transaction that records the
      * request's settlement. The row is written just before that transaction commits, together with
      * the rows of the other requests settled in it (one batched statement for a group commit's
-     * settlements, not one round trip each); outside a transaction it is written at once. A voucher
+     * settlements, not one round trip each); for a settlement committed alone, by the very
+     * statement that records it ({@link LoneCommit}); outside both it is written at once. A voucher
      * pays for one request, so there is never a row to replace.
      */
     void keep(SignedVoucher voucher, Answer answer) {
@@ -70,6 +76,9 @@ final class PaidAnswers {
         Object[] row = {voucher.channelId(), new BigDecimal(voucher.nonce()), new BigDecimal(voucher.amount()),
                 signature(voucher), headers, new String(answer.body(), StandardCharsets.UTF_8),
                 Timestamp.from(clock.instant())};
+        if (LoneCommit.writeBesideEvents(INSERT, row)) {
+            return;
+        }
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             insert(List.<Object[]>of(row));
             return;
@@ -84,8 +93,7 @@ final class PaidAnswers {
     }
 
     private void insert(List<Object[]> rows) {
-        jdbc.batchUpdate("INSERT INTO gateway_answer (channel_id, nonce, amount, signature, headers, body, answered_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, nonce) DO NOTHING", rows);
+        jdbc.batchUpdate(INSERT, rows);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.chanledger.api.channels.command;
 import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.CommitFlush;
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.config.LoneCommit;
 import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.RaiseHold;
@@ -51,6 +52,11 @@ import org.springframework.stereotype.Component;
  * and two workers never wait on each other's locks. The provider gateway's settlements of paid
  * requests (and the raised holds of its streams) ride the same batches, for the same reason: one
  * commit per request is what limits paid throughput.
+ *
+ * <p>A batch of one command (what a lone agent's requests make) is committed alone: no
+ * transaction, and the statement that appends its events writes what is kept beside them and
+ * commits them together ({@link LoneCommit}). It is decided, checked, retried and failed exactly as
+ * a batch is; only the round trips of a transaction are saved.
  *
  * <p>A paid request's admission and its settlement are not checked against the store first: each
  * records an event when it succeeds, and an event decided on a stale copy takes a sequence number
@@ -206,12 +212,10 @@ class VoucherCommitBatcher {
 
     private void commit(List<Pending> batch) {
         batchSizes.record(batch.size());
-        Set<String> channels = new LinkedHashSet<>();
-        batch.forEach(p -> channels.add(p.channelId()));
         for (int run = 1; ; run++) {
             List<CommandResultMessage<?>> results;
             try {
-                results = decideAndCommit(batch, channels);
+                results = decideAndCommit(batch);
             } catch (RuntimeException failure) {
                 if (StorageConflicts.isConflict(failure) && run < RUNS_ON_STORE_CONFLICT) {
                     storeConflicts.increment();
@@ -229,8 +233,19 @@ class VoucherCommitBatcher {
         }
     }
 
-    /** One run of a batch: all of it is committed, or none of it and the failure is thrown. */
-    private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch, Set<String> channels) {
+    /**
+     * One run of a batch: all of it is committed, or none of it and the failure is thrown. A batch
+     * of one command is committed alone, by the statement that appends its events, with no
+     * transaction ({@link LoneCommit}), where the pool allows it.
+     */
+    private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch) {
+        if (batch.size() == 1 && commitFlush.commitsAlone()) {
+            return LoneCommit.run(() -> decideAndCommit(batch, true));
+        }
+        return decideAndCommit(batch, false);
+    }
+
+    private List<CommandResultMessage<?>> decideAndCommit(List<Pending> batch, boolean alone) {
         List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
@@ -241,9 +256,9 @@ class VoucherCommitBatcher {
                 (decidedUnchecked(pending) ? unchecked : checked).add(pending.channelId());
                 holdsOnly &= isHold(pending.command());
             }
-            if (holdsOnly) {
+            if (!alone && holdsOnly) {
                 commitFlush.startWithoutWaiting(() -> root.attachTransaction(transactionManager));
-            } else {
+            } else if (!alone) {
                 root.attachTransaction(transactionManager);
             }
             unchecked.removeAll(checked);
@@ -259,7 +274,11 @@ class VoucherCommitBatcher {
                     pending.alongside().accept(result.getPayload());
                 }
             }
-            root.commit();
+            if (alone && holdsOnly) {
+                commitFlush.commitAloneWithoutWaiting(root::commit);
+            } else {
+                root.commit();
+            }
             return results;
         } catch (RuntimeException failure) {
             if (root.isActive()) {

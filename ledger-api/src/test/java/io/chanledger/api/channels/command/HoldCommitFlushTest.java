@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.CommitFlush;
+import io.chanledger.api.config.EventStoreOfItsOwn;
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.config.LoneCommit;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.MeteredRequest;
@@ -15,6 +17,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -25,8 +28,12 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.SimpleCommandBus;
+import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.messaging.MessageHandler;
+import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,8 +44,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Which of the ledger's group commits wait for the disk. A batch of the gateway's admissions
  * alone (holds, told to no one until their settlement) commits without waiting; a batch with
  * anything else in it (a voucher of the ledger API, a settlement, a raised hold) waits, on
- * PostgreSQL. The batcher runs here with the application's transactions and a command bus whose
- * handlers read {@code synchronous_commit} inside the batch's transaction.
+ * PostgreSQL. The batcher runs here with the application's transactions and connections, and a
+ * command bus whose handlers see what the commit waits for: inside a batch's transaction, they
+ * read its {@code synchronous_commit}; a command committed alone ({@link LoneCommit}, no
+ * transaction) records an event in an event store of the test's own, and keeps beside it a row
+ * holding the setting of the session that appends it.
  *
  * <p>And that batches are made of what callers queued: what is queued behind a busy worker is its
  * next batch, and of many callers' commands none is lost or decided twice.
@@ -49,6 +59,8 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     private static final String SIGNATURE = "0x" + "11".repeat(65);
     private static final String SIGNER = "0x" + "22".repeat(20);
     private static final MeteredRequest HOLD = new MeteredRequest(BigInteger.TEN, 0, SIGNER);
+    /** Where the commands committed alone record their probes, beside the service's tables. */
+    private static final String PROBE_SCHEMA = "hold_commit_flush_test";
 
     @Autowired
     private TransactionManager transactions;
@@ -65,6 +77,12 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     @Autowired
     private LedgerProperties ledger;
 
+    @Autowired
+    private ConnectionProvider connections;
+
+    @Autowired
+    private Serializer serializer;
+
     private final SimpleCommandBus commandBus = SimpleCommandBus.builder().build();
     private final CountDownLatch firstHandled = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -73,11 +91,18 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     /** Each command handled, with the thread that decided it and how often it was decided. */
     private final Map<Object, Thread> threads = new ConcurrentHashMap<>();
     private final Map<Object, Integer> decisions = new ConcurrentHashMap<>();
+    /** Each command committed alone, with the key of its row in the probe table. */
+    private final Map<Object, String> probes = new ConcurrentHashMap<>();
     private VoucherCommitBatcher batcher;
+    private EmbeddedEventStore probeEvents;
+    private JdbcTemplate jdbc;
 
     @BeforeEach
     void startBatcher() {
-        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc = new JdbcTemplate(dataSource);
+        probeEvents = EventStoreOfItsOwn.create(jdbc, PROBE_SCHEMA, connections, transactions, serializer);
+        jdbc.execute("CREATE TABLE IF NOT EXISTS " + PROBE_SCHEMA + ".commit_setting"
+                + " (probe VARCHAR PRIMARY KEY, setting VARCHAR NOT NULL)");
         MessageHandler<CommandMessage<?>> setting = command -> {
             if (command.getPayload() instanceof AcceptVoucher voucher && voucher.nonce().equals(BigInteger.ZERO)) {
                 firstHandled.countDown(); // holds its batch open until the next commands are queued
@@ -85,8 +110,16 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
             }
             threads.put(command.getPayload(), Thread.currentThread());
             decisions.merge(command.getPayload(), 1, Integer::sum);
-            settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
-                    String.class));
+            if (LoneCommit.isOpen()) {
+                String probe = UUID.randomUUID().toString();
+                probes.put(command.getPayload(), probe);
+                LoneCommit.writeBesideEvents("INSERT INTO " + PROBE_SCHEMA + ".commit_setting (probe, setting)"
+                        + " SELECT ?, current_setting('synchronous_commit')", probe);
+                probeEvents.publish(new GenericDomainEventMessage<>("Probe", probe, 0, "probe"));
+            } else {
+                settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
+                        String.class));
+            }
             return null;
         };
         commandBus.subscribe(AcceptVoucher.class.getName(), setting);
@@ -100,19 +133,26 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     void stopBatcher() throws InterruptedException {
         release.countDown();
         batcher.stop();
+        probeEvents.shutDown();
     }
 
     @Test
-    void aBatchOfHoldsAloneCommitsWithoutWaitingForTheDisk() throws Exception {
-        assertThat(settingOf(admission(1, HOLD))).isEqualTo("off");
+    void aHoldCommittedAloneDoesNotWaitForTheDisk() throws Exception {
+        AcceptVoucher hold = admission(1, HOLD);
+        assertThat(settingOf(hold)).isEqualTo("off");
+        assertThat(probes).containsKey(hold);
     }
 
     @Test
-    void everyOtherBatchWaitsForTheDisk() throws Exception {
-        assertThat(settingOf(admission(1, null))).isEqualTo("on");
-        assertThat(settingOf(settlement())).isEqualTo("on");
-        assertThat(settingOf(new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO))).isEqualTo("on");
+    void everythingElseCommittedAloneWaitsForTheDisk() throws Exception {
+        List<Object> commands = List.of(admission(1, null), settlement(),
+                new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO));
+        for (Object command : commands) {
+            assertThat(settingOf(command)).as("%s", command).isEqualTo("on");
+        }
+        assertThat(probes).containsOnlyKeys(commands);
     }
+
 
     @Test
     void aHoldSharingItsBatchWithAPlainVoucherWaitsForTheDisk() throws Exception {
@@ -126,8 +166,26 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         CompletableFuture<?> plainReply = batcher.submit(plain);
         release.countDown();
         CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
-        assertThat(settings).containsEntry(first, "off").containsEntry(hold, "on").containsEntry(plain, "on");
+        assertThat(settings).containsEntry(hold, "on").containsEntry(plain, "on");
         assertThat(threads.get(hold)).isSameAs(threads.get(first)).isSameAs(threads.get(plain));
+        // the first was a batch of its own, committed alone
+        assertThat(settingOfProbe(first)).isEqualTo("off");
+    }
+
+    @Test
+    void aBatchOfHoldsAloneCommitsWithoutWaitingForTheDisk() throws Exception {
+        AcceptVoucher first = admission(0, HOLD);
+        AcceptVoucher hold = admission(1, HOLD);
+        AcceptVoucher other = admission(2, HOLD);
+        CompletableFuture<?> firstReply = batcher.submit(first);
+        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<?> holdReply = batcher.submit(hold);
+        CompletableFuture<?> otherReply = batcher.submit(other);
+        release.countDown();
+        CompletableFuture.allOf(firstReply, holdReply, otherReply).get(10, TimeUnit.SECONDS);
+        assertThat(settings).containsEntry(hold, "off").containsEntry(other, "off");
+        assertThat(threads.get(hold)).isSameAs(threads.get(other));
+        assertThat(probes).containsOnlyKeys(first);
     }
 
     @Test
@@ -182,6 +240,12 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
             default -> throw new IllegalArgumentException(command.toString());
         };
         reply.get(10, TimeUnit.SECONDS);
-        return settings.get(command);
+        return probes.containsKey(command) ? settingOfProbe(command) : settings.get(command);
+    }
+
+    /** The setting of the session that appended {@code command}'s events, committed alone. */
+    private String settingOfProbe(Object command) {
+        return jdbc.queryForObject("SELECT setting FROM " + PROBE_SCHEMA + ".commit_setting WHERE probe = ?",
+                String.class, probes.get(command));
     }
 }
