@@ -10,7 +10,7 @@ import org.springframework.jdbc.support.JdbcUtils;
 /**
  * Lets transactions whose outcome is told to nobody commit without waiting for the disk: the
  * read models' batches, and the holds of paid requests (a batch of the gateway's admissions only,
- * see {@code VoucherCommitBatcher}).
+ * see {@code VoucherCommitBatcher}, or one committed alone, {@link LoneCommit}).
  *
  * <p>PostgreSQL makes a commit visible to every other session at once, and durable once its
  * write-ahead log is flushed; with {@code synchronous_commit} off for one transaction, the commit

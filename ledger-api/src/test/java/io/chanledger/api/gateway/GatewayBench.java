@@ -135,7 +135,7 @@ public final class GatewayBench {
             }
             double u = unpaid.stream().mapToDouble(Run::perSecond).average().orElse(0);
             double p = paid.stream().mapToDouble(Run::perSecond).average().orElse(0);
-            System.out.printf("| %d | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | %.3f / %.3f | %.2f | %.3f | %.2f "
+            System.out.printf("| %d | %.0f | %.0f | %.2f | %.2f / %.2f | %.2f / %.2f | %.3f / %.3f | %.2f | %.3f | %.2f "
                             + "| %d |%n",
                     clients, u, p, u / p, mean(unpaid, Run::p50), mean(unpaid, Run::p99), mean(paid, Run::p50),
                     mean(paid, Run::p99), mean(unpaid, Run::cpuMillis), mean(paid, Run::cpuMillis),
