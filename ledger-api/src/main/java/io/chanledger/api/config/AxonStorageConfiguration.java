@@ -2,6 +2,7 @@ package io.chanledger.api.config;
 
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
+import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.domain.storage.EventStoreMapper;
 import java.util.List;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -12,7 +13,10 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventhandling.EventBusSpanFactory;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.Serializer;
@@ -58,6 +62,17 @@ public class AxonStorageConfiguration {
     @Bean
     TransactionManager axonTransactionManager(PlatformTransactionManager transactions) {
         return LoneCommit.startingNoneWhileOpen(new SpringTransactionManager(transactions));
+    }
+
+    /** Axon's event store, as Axon's auto-configuration makes it, with its reader woken as {@link LingeringReaderEventStore} says. */
+    @Qualifier("eventStore")
+    @Bean(name = "eventBus")
+    EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration configuration,
+                                  ReadModelProperties readModels) {
+        return new LingeringReaderEventStore(EmbeddedEventStore.builder()
+                .storageEngine(storageEngine)
+                .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
+                .spanFactory(configuration.getComponent(EventBusSpanFactory.class)), readModels.batchLinger());
     }
 
     @Bean

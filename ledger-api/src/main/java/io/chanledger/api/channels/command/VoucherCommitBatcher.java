@@ -3,6 +3,7 @@ package io.chanledger.api.channels.command;
 import io.chanledger.api.config.ChannelCacheGuard;
 import io.chanledger.api.config.CommitFlush;
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.config.LingeringReaderEventStore;
 import io.chanledger.api.config.LoneCommit;
 import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
@@ -249,6 +250,7 @@ class VoucherCommitBatcher {
         List<CommandResultMessage<?>> results = new ArrayList<>(batch.size());
         DefaultUnitOfWork<?> root = DefaultUnitOfWork.startAndGet(null);
         try {
+            LingeringReaderEventStore.markPaymentCommit(root);
             Set<String> checked = new LinkedHashSet<>();
             Set<String> unchecked = new LinkedHashSet<>();
             boolean holdsOnly = true;
