@@ -70,11 +70,6 @@ public final class LoneCommit {
         return result;
     }
 
-    /** Whether a lone commit is open on this thread. */
-    public static boolean isOpen() {
-        return OPEN.get() != null;
-    }
-
     /**
      * Has {@code insert} (one SQL {@code INSERT}, its parameters {@code values}) written by the
      * statement that appends the events of the lone commit open on this thread, so that it is

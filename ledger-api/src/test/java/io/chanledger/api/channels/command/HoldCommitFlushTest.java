@@ -110,11 +110,11 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
             }
             threads.put(command.getPayload(), Thread.currentThread());
             decisions.merge(command.getPayload(), 1, Integer::sum);
-            if (LoneCommit.isOpen()) {
-                String probe = UUID.randomUUID().toString();
+            String probe = UUID.randomUUID().toString();
+            if (LoneCommit.writeBesideEvents("INSERT INTO " + PROBE_SCHEMA + ".commit_setting (probe, setting)"
+                    + " SELECT ?, current_setting('synchronous_commit')", probe)) {
+                // committed alone: the row is written by the append of this event, or not at all
                 probes.put(command.getPayload(), probe);
-                LoneCommit.writeBesideEvents("INSERT INTO " + PROBE_SCHEMA + ".commit_setting (probe, setting)"
-                        + " SELECT ?, current_setting('synchronous_commit')", probe);
                 probeEvents.publish(new GenericDomainEventMessage<>("Probe", probe, 0, "probe"));
             } else {
                 settings.put(command.getPayload(), jdbc.queryForObject("SELECT current_setting('synchronous_commit')",
@@ -153,19 +153,14 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         assertThat(probes).containsOnlyKeys(commands);
     }
 
-
     @Test
     void aHoldSharingItsBatchWithAPlainVoucherWaitsForTheDisk() throws Exception {
         AcceptVoucher first = admission(0, HOLD);
         AcceptVoucher hold = admission(1, HOLD);
         AcceptVoucher plain = admission(2, null);
-        CompletableFuture<?> firstReply = batcher.submit(first);
-        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        // one channel, one worker: both wait behind the first batch and are taken as the next one
-        CompletableFuture<?> holdReply = batcher.submit(hold);
-        CompletableFuture<?> plainReply = batcher.submit(plain);
-        release.countDown();
-        CompletableFuture.allOf(firstReply, holdReply, plainReply).get(10, TimeUnit.SECONDS);
+
+        batchBehind(first, hold, plain);
+
         assertThat(settings).containsEntry(hold, "on").containsEntry(plain, "on");
         assertThat(threads.get(hold)).isSameAs(threads.get(first)).isSameAs(threads.get(plain));
         // the first was a batch of its own, committed alone
@@ -177,15 +172,26 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
         AcceptVoucher first = admission(0, HOLD);
         AcceptVoucher hold = admission(1, HOLD);
         AcceptVoucher other = admission(2, HOLD);
-        CompletableFuture<?> firstReply = batcher.submit(first);
-        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<?> holdReply = batcher.submit(hold);
-        CompletableFuture<?> otherReply = batcher.submit(other);
-        release.countDown();
-        CompletableFuture.allOf(firstReply, holdReply, otherReply).get(10, TimeUnit.SECONDS);
+
+        batchBehind(first, hold, other);
+
         assertThat(settings).containsEntry(hold, "off").containsEntry(other, "off");
         assertThat(threads.get(hold)).isSameAs(threads.get(other));
         assertThat(probes).containsOnlyKeys(first);
+    }
+
+    /**
+     * Commits {@code first} alone, held open until {@code next} are queued behind it; on one channel,
+     * one worker, they are taken as the next batch together.
+     */
+    private void batchBehind(AcceptVoucher first, AcceptVoucher... next) throws Exception {
+        List<CompletableFuture<?>> replies = new ArrayList<>(List.of(batcher.submit(first)));
+        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
+        for (AcceptVoucher voucher : next) {
+            replies.add(batcher.submit(voucher));
+        }
+        release.countDown();
+        CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     }
 
     @Test
