@@ -7,7 +7,9 @@
 # database's machine). It warms up until the JIT compilers settle (under 5% of the service's CPU in
 # a paid warm-up round, 20 rounds at most) and says how many rounds that took. Last, the database
 # floor of a lone paid request: the statements of its two commits sent straight to the database
-# from one client, with no service in between (PaidRequestDatabaseFloor).
+# from one client, with no service in between, back to back and then 1 ms apart as a lone agent's
+# requests come; and the database's CPU per paid request for the rows paid requests under load
+# must make durable, written by two clients in batches of eight (PaidRequestDatabaseFloor).
 # With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.

@@ -41,7 +41,9 @@ import java.util.UUID;
  * to the same parameters posted straight to the upstream, the unpaid word-count endpoint of the
  * same process on loopback.
  *
- * <p>Last (echo only), the database floor of a lone paid request ({@link PaidRequestDatabaseFloor}).
+ * <p>Last (echo only), the database floor of a lone paid request, back to back and as a lone agent's
+ * requests come, and, when the service's CPU is measured, the database's CPU for the rows paid
+ * requests under load must make durable ({@link PaidRequestDatabaseFloor}).
  *
  * <p>Usage: {@code GatewayBench <baseUrl> <jdbcUrl> <user> <password> <providerAddress> <levels> <requestsPerClient>}
  */
@@ -166,7 +168,7 @@ public final class GatewayBench {
             });
         }
         if (!HTTP_UPSTREAM) {
-            PaidRequestDatabaseFloor.print(jdbc, args[2], args[3]);
+            PaidRequestDatabaseFloor.print(jdbc, args[2], args[3], bench.serviceStat == null ? 0 : bench.ticksPerSecond);
         }
     }
 
@@ -311,9 +313,11 @@ public final class GatewayBench {
      * in {@code /proc/PID/comm}); 0 when the service's CPU is not measured here.
      */
     private long databaseTicks() throws IOException {
-        if (serviceStat == null) {
-            return 0;
-        }
+        return serviceStat == null ? 0 : databaseServerTicks();
+    }
+
+    /** User and system clock ticks of the database server's processes alive now. */
+    static long databaseServerTicks() throws IOException {
         long ticks = 0;
         try (var processes = Files.list(Path.of("/proc"))) {
             for (Path process : processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))

@@ -1,14 +1,23 @@
 package io.chanledger.api.gateway;
 
 import io.chanledger.api.config.DeferredCommitDataSource;
+import io.chanledger.api.config.LedgerProperties;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The database's part of a lone paid request, without the service (part of the gateway bench, not
@@ -24,11 +33,22 @@ import java.util.UUID;
  * ({@code SELECT 1}); and what fewer round trips would take: the hold sent as a single statement in
  * autocommit (no {@code COMMIT} of its own), and the settlement's two inserts sent together in
  * autocommit, in one round trip that waits for the disk.
+ *
+ * <p>Last, those two single round trips again, with a pause of {@link #PAUSE_MICROS} before each
+ * request, as a lone agent's requests come (one every 1.2 to 2 ms through the gateway): between them
+ * the two database sessions, and the cores they run on, are idle. Sent back to back, as above, they
+ * never are. A statement that finds its session's process asleep and a core idle waits for both to
+ * wake, and that wait is part of what a lone agent's request meets (BENCHMARKS.md, "Round eleven").
+ *
+ * <p>When the bench measures CPU: the database's CPU for what paid requests under load must make
+ * durable, and nothing else ({@link #printUnderLoad}).
  */
 final class PaidRequestDatabaseFloor {
 
     private static final int WARM_UP = 2_000;
     private static final int MEASURED = 5_000;
+    /** The pause before each request of the last measure: about a lone agent's time between its requests. */
+    static final long PAUSE_MICROS = 1_000;
     private static final String EVENT_COLUMNS = "event_identifier, aggregate_identifier, sequence_number, type, "
             + "time_stamp, payload_type, payload_revision, payload, meta_data";
     private static final String ANSWER_COLUMNS = "channel_id, nonce, amount, signature, headers, body, answered_at";
@@ -43,12 +63,31 @@ final class PaidRequestDatabaseFloor {
     private PaidRequestDatabaseFloor() {
     }
 
-    /** Arguments: JDBC URL of a gateway bench's database after a run, user, password. */
-    public static void main(String[] args) throws SQLException {
-        print(args[0], args[1], args[2]);
+    /** The writers of the measure under load: the service's commit workers. */
+    private static final int LOAD_WRITERS = LedgerProperties.GROUP_COMMIT_WORKERS;
+    /**
+     * Paid requests per commit under load: about what 64 concurrent channels give the group commit
+     * (0.25–0.3 commits per paid request, a hold's and a settlement's), and the most they could
+     * (all 64 waiting, shared by the two workers).
+     */
+    private static final int[] LOAD_REQUESTS_PER_COMMIT = {8, 32};
+    private static final long LOAD_WARM_UP_NANOS = 2_000_000_000L;
+    private static final long LOAD_MEASURED_NANOS = 5_000_000_000L;
+
+    /**
+     * Arguments: JDBC URL of a gateway bench's database after a run, user, password, and the clock
+     * ticks per second of {@code /proc} (0 or none: the measure under load is left out).
+     */
+    public static void main(String[] args) throws SQLException, IOException, InterruptedException {
+        print(args[0], args[1], args[2], args.length > 3 ? Long.parseLong(args[3]) : 0);
     }
 
-    static void print(String jdbcUrl, String user, String password) throws SQLException {
+    /**
+     * Prints the floors of a lone paid request, then, when {@code ticksPerSecond} is known (the
+     * database runs on this machine), the database's CPU per paid request under load.
+     */
+    static void print(String jdbcUrl, String user, String password, long ticksPerSecond)
+            throws SQLException, IOException, InterruptedException {
         try (Connection durable = DriverManager.getConnection(jdbcUrl, user, password);
              Connection deferred = DriverManager.getConnection(jdbcUrl, user, password);
              Connection plain = DriverManager.getConnection(jdbcUrl, user, password)) {
@@ -69,6 +108,15 @@ final class PaidRequestDatabaseFloor {
             }
             try {
                 measure(plain, durable, deferred, hold, settled, answer);
+                if (ticksPerSecond > 0) {
+                    System.out.printf("%nthe database's part of paid requests under load (%d clients, their rows only, "
+                            + "no service): PostgreSQL CPU ms per paid request%n", LOAD_WRITERS);
+                    System.out.println("| paid requests per commit | paid requests/s | PostgreSQL CPU ms per paid request |");
+                    System.out.println("|---:|---:|---:|");
+                    for (int perCommit : LOAD_REQUESTS_PER_COMMIT) {
+                        printUnderLoad(jdbcUrl, user, password, ticksPerSecond, perCommit, hold, settled, answer);
+                    }
+                }
             } finally {
                 try (Statement ddl = durable.createStatement()) {
                     ddl.execute("DROP TABLE IF EXISTS bench_floor_event, bench_floor_answer");
@@ -84,6 +132,8 @@ final class PaidRequestDatabaseFloor {
         long[] settlements = new long[MEASURED];
         long[] autocommitHolds = new long[MEASURED];
         long[] oneTripSettlements = new long[MEASURED];
+        long[] pausedHolds = new long[MEASURED];
+        long[] pausedSettlements = new long[MEASURED];
         durable.setAutoCommit(false);
         deferred.setAutoCommit(false);
         String insertEvent = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -135,6 +185,21 @@ final class PaidRequestDatabaseFloor {
                     oneTripSettlements[i] = t2 - t1;
                 }
             }
+            for (int i = -WARM_UP / 4; i < MEASURED; i++) {
+                LockSupport.parkNanos(PAUSE_MICROS * 1_000);
+                long t0 = System.nanoTime();
+                bind(holdInsert, hold, sequence++, 0);
+                holdInsert.executeUpdate();
+                long t1 = System.nanoTime();
+                bindAnswer(bothInserts, hold.aggregate(), sequence, answer);
+                bind(bothInserts, settled, sequence++, 6);
+                bothInserts.executeUpdate();
+                long t2 = System.nanoTime();
+                if (i >= 0) {
+                    pausedHolds[i] = t1 - t0;
+                    pausedSettlements[i] = t2 - t1;
+                }
+            }
         } finally {
             if (!durable.getAutoCommit()) {
                 durable.rollback();
@@ -154,6 +219,116 @@ final class PaidRequestDatabaseFloor {
         System.out.println("|---:|---:|---:|---:|---:|---:|");
         System.out.printf("| %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |%n", p50(roundTrip), p50(holds),
                 p50(settlements), p50(pairs), p50(autocommitHolds), p50(oneTripSettlements));
+        System.out.printf("%nthe same two single round trips, %,d µs apart (the database's sessions idle between"
+                + " requests, as a lone agent's find them): p50 ms%n", PAUSE_MICROS);
+        System.out.println("| the hold in autocommit | the settlement in one round trip | both |");
+        System.out.println("|---:|---:|---:|");
+        long[] pausedPairs = new long[MEASURED];
+        for (int i = 0; i < MEASURED; i++) {
+            pausedPairs[i] = pausedHolds[i] + pausedSettlements[i];
+        }
+        System.out.printf("| %.3f | %.3f | %.3f |%n", p50(pausedHolds), p50(pausedSettlements), p50(pausedPairs));
+    }
+
+    /**
+     * The database's CPU per paid request for the rows paid requests under load must make durable,
+     * and nothing else: no service, no read model, no reader. {@link #LOAD_WRITERS} clients, as the
+     * service has commit workers, each committing the holds of {@code perCommit} requests (their events, a commit that does not wait for the disk), then their settlements
+     * (their answers and events, a commit that waits), one batch of inserts per table, as the
+     * group commit sends them. Measured from {@code /proc} over every {@code postgres} process,
+     * as the bench measures the database's CPU per paid request through the service.
+     */
+    private static void printUnderLoad(String jdbcUrl, String user, String password, long ticksPerSecond,
+                                       int perCommit, EventRow hold, EventRow settled, AnswerRow answer)
+            throws SQLException, IOException, InterruptedException {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+             Statement truncate = connection.createStatement()) {
+            // each measure on empty tables, and with the same sequence numbers
+            truncate.execute("TRUNCATE bench_floor_event, bench_floor_answer");
+        }
+        AtomicLong requests = new AtomicLong();
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        long stopAt = System.nanoTime() + LOAD_WARM_UP_NANOS + LOAD_MEASURED_NANOS;
+        // a session's CPU leaves /proc with its process: the writers stay connected until it is read
+        CountDownLatch written = new CountDownLatch(LOAD_WRITERS);
+        CountDownLatch read = new CountDownLatch(1);
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < LOAD_WRITERS; w++) {
+            long firstSequence = (w + 1) * 1_000_000_000_000L;
+            writers.add(Thread.ofPlatform().name("floor-writer-" + w).start(() -> {
+                boolean done = false;
+                try (Connection durable = DriverManager.getConnection(jdbcUrl, user, password);
+                     Connection deferred = DriverManager.getConnection(jdbcUrl, user, password)) {
+                    writeUnderLoad(durable, deferred, firstSequence, stopAt, perCommit, hold, settled, answer,
+                            requests, measuring);
+                    written.countDown();
+                    done = true;
+                    read.await();
+                } catch (SQLException | RuntimeException | InterruptedException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    if (!done) {
+                        written.countDown();
+                    }
+                }
+            }));
+        }
+        Thread.sleep(LOAD_WARM_UP_NANOS / 1_000_000);
+        long ticksBefore = GatewayBench.databaseServerTicks();
+        long started = System.nanoTime();
+        measuring.set(true);
+        written.await();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long ticks = GatewayBench.databaseServerTicks() - ticksBefore;
+        read.countDown();
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        if (failure.get() != null) {
+            System.out.printf("| %d | failed: %s | |%n", perCommit, failure.get().toString().lines().findFirst().orElse(""));
+            return;
+        }
+        long paid = requests.get();
+        System.out.printf("| %d | %.0f | %.3f |%n", perCommit, paid / seconds, ticks * 1000.0 / ticksPerSecond / paid);
+    }
+
+    private static void writeUnderLoad(Connection durable, Connection deferred, long firstSequence, long stopAt,
+                                       int perCommit, EventRow hold, EventRow settled, AnswerRow answer, AtomicLong requests,
+                                       AtomicBoolean measuring) throws SQLException {
+        String insertEvent = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        String insertAnswer = "INSERT INTO bench_floor_answer (" + ANSWER_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, now())";
+        try (Statement setting = deferred.createStatement()) {
+            setting.execute(DeferredCommitDataSource.DEFERRED_SESSION);
+        }
+        durable.setAutoCommit(false);
+        deferred.setAutoCommit(false);
+        try (PreparedStatement holds = deferred.prepareStatement(insertEvent);
+             PreparedStatement answers = durable.prepareStatement(insertAnswer);
+             PreparedStatement settlements = durable.prepareStatement(insertEvent)) {
+            long sequence = firstSequence;
+            while (System.nanoTime() < stopAt) {
+                for (int i = 0; i < perCommit; i++) {
+                    bind(holds, hold, sequence + 2L * i, 0);
+                    holds.addBatch();
+                }
+                holds.executeBatch();
+                deferred.commit();
+                for (int i = 0; i < perCommit; i++) {
+                    bindAnswer(answers, hold.aggregate(), sequence + 2L * i + 1, answer);
+                    answers.addBatch();
+                    bind(settlements, settled, sequence + 2L * i + 1, 0);
+                    settlements.addBatch();
+                }
+                answers.executeBatch();
+                settlements.executeBatch();
+                durable.commit();
+                sequence += 2L * perCommit;
+                if (measuring.get()) {
+                    requests.addAndGet(perCommit);
+                }
+            }
+        }
     }
 
     /** Binds an event's nine values from parameter {@code after} + 1 on. */
