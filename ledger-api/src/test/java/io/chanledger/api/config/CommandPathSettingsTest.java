@@ -21,13 +21,17 @@ import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.RecyclerPool;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 
 /**
- * The settings that keep Axon's machinery off a voucher's path (BENCHMARKS.md, "The paid request's
- * profile"): each of them was found costing every command or every event in a profile.
+ * The settings that keep Axon's machinery, and work no one needs, off a voucher's path (BENCHMARKS.md,
+ * "The paid request's profile"): each of them was found costing every command, every event or
+ * every request in a profile.
  */
 class CommandPathSettingsTest extends LedgerIntegrationTest {
 
@@ -39,6 +43,17 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
 
     @Autowired
     private TokenStore tokenStore;
+
+    @Test
+    void jsonBuffersReleasedOnOneRequestsThreadAreThereForTheNext(@Autowired ObjectMapper json)
+            throws InterruptedException {
+        RecyclerPool<BufferRecycler> pool = json.getFactory()._getRecyclerPool();
+        // an HTTP handler is a virtual thread that ends with its request: per-thread buffers die with it
+        Thread.ofVirtual().start(() -> pool.acquireAndLinkPooled().releaseToPool()).join();
+
+        // a pool kept per thread answers -1: it cannot tell
+        assertThat(pool.pooledCount()).isPositive();
+    }
 
     @Test
     void theChannelCacheGuardRunsOncePerCommand() throws ReflectiveOperationException {
