@@ -168,7 +168,8 @@ public final class GatewayBench {
             });
         }
         if (!HTTP_UPSTREAM) {
-            PaidRequestDatabaseFloor.print(jdbc, args[2], args[3], bench.serviceStat == null ? 0 : bench.ticksPerSecond);
+            PaidRequestDatabaseFloor.print(jdbc, args[2], args[3],
+                    bench.serviceStat == null ? 0 : bench.ticksPerSecond);
         }
     }
 

@@ -52,6 +52,10 @@ final class PaidRequestDatabaseFloor {
     private static final String EVENT_COLUMNS = "event_identifier, aggregate_identifier, sequence_number, type, "
             + "time_stamp, payload_type, payload_revision, payload, meta_data";
     private static final String ANSWER_COLUMNS = "channel_id, nonce, amount, signature, headers, body, answered_at";
+    private static final String INSERT_EVENT = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_ANSWER = "INSERT INTO bench_floor_answer (" + ANSWER_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, now())";
 
     private record EventRow(String aggregate, String type, String timeStamp, String payloadType, String revision,
                             String payload, String metaData) {
@@ -111,7 +115,8 @@ final class PaidRequestDatabaseFloor {
                 if (ticksPerSecond > 0) {
                     System.out.printf("%nthe database's part of paid requests under load (%d clients, their rows only, "
                             + "no service): PostgreSQL CPU ms per paid request%n", LOAD_WRITERS);
-                    System.out.println("| paid requests per commit | paid requests/s | PostgreSQL CPU ms per paid request |");
+                    System.out.println(
+                            "| paid requests per commit | paid requests/s | PostgreSQL CPU ms per paid request |");
                     System.out.println("|---:|---:|---:|");
                     for (int perCommit : LOAD_REQUESTS_PER_COMMIT) {
                         printUnderLoad(jdbcUrl, user, password, ticksPerSecond, perCommit, hold, settled, answer);
@@ -136,13 +141,11 @@ final class PaidRequestDatabaseFloor {
         long[] pausedSettlements = new long[MEASURED];
         durable.setAutoCommit(false);
         deferred.setAutoCommit(false);
-        String insertEvent = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-        String insertAnswer = "INSERT INTO bench_floor_answer (" + ANSWER_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, now())";
         try (PreparedStatement select1 = plain.prepareStatement("SELECT 1");
-             PreparedStatement holdInsert = deferred.prepareStatement(insertEvent);
-             PreparedStatement answerInsert = durable.prepareStatement(insertAnswer);
-             PreparedStatement settledInsert = durable.prepareStatement(insertEvent);
-             PreparedStatement bothInserts = durable.prepareStatement(insertAnswer + "; " + insertEvent)) {
+             PreparedStatement holdInsert = deferred.prepareStatement(INSERT_EVENT);
+             PreparedStatement answerInsert = durable.prepareStatement(INSERT_ANSWER);
+             PreparedStatement settledInsert = durable.prepareStatement(INSERT_EVENT);
+             PreparedStatement bothInserts = durable.prepareStatement(INSERT_ANSWER + "; " + INSERT_EVENT)) {
             long sequence = 0;
             for (int i = -WARM_UP; i < MEASURED; i++) {
                 long t0 = System.nanoTime();
@@ -233,10 +236,11 @@ final class PaidRequestDatabaseFloor {
     /**
      * The database's CPU per paid request for the rows paid requests under load must make durable,
      * and nothing else: no service, no read model, no reader. {@link #LOAD_WRITERS} clients, as the
-     * service has commit workers, each committing the holds of {@code perCommit} requests (their events, a commit that does not wait for the disk), then their settlements
-     * (their answers and events, a commit that waits), one batch of inserts per table, as the
-     * group commit sends them. Measured from {@code /proc} over every {@code postgres} process,
-     * as the bench measures the database's CPU per paid request through the service.
+     * service has commit workers, each committing the holds of {@code perCommit} requests (their
+     * events, a commit that does not wait for the disk), then their settlements (their answers and
+     * events, a commit that waits), one batch of inserts per table, as the group commit sends them.
+     * Measured from {@code /proc} over every {@code postgres} process, as the bench measures the
+     * database's CPU per paid request through the service.
      */
     private static void printUnderLoad(String jdbcUrl, String user, String password, long ticksPerSecond,
                                        int perCommit, EventRow hold, EventRow settled, AnswerRow answer)
@@ -286,26 +290,26 @@ final class PaidRequestDatabaseFloor {
             writer.join();
         }
         if (failure.get() != null) {
-            System.out.printf("| %d | failed: %s | |%n", perCommit, failure.get().toString().lines().findFirst().orElse(""));
+            String firstLine = failure.get().toString().lines().findFirst().orElse("");
+            System.out.printf("| %d | failed: %s | |%n", perCommit, firstLine);
             return;
         }
         long paid = requests.get();
-        System.out.printf("| %d | %.0f | %.3f |%n", perCommit, paid / seconds, ticks * 1000.0 / ticksPerSecond / paid);
+        System.out.printf("| %d | %.0f | %.3f |%n", perCommit, paid / seconds,
+                ticks * 1000.0 / ticksPerSecond / paid);
     }
 
     private static void writeUnderLoad(Connection durable, Connection deferred, long firstSequence, long stopAt,
-                                       int perCommit, EventRow hold, EventRow settled, AnswerRow answer, AtomicLong requests,
-                                       AtomicBoolean measuring) throws SQLException {
-        String insertEvent = "INSERT INTO bench_floor_event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-        String insertAnswer = "INSERT INTO bench_floor_answer (" + ANSWER_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, now())";
+                                       int perCommit, EventRow hold, EventRow settled, AnswerRow answer,
+                                       AtomicLong requests, AtomicBoolean measuring) throws SQLException {
         try (Statement setting = deferred.createStatement()) {
             setting.execute(DeferredCommitDataSource.DEFERRED_SESSION);
         }
         durable.setAutoCommit(false);
         deferred.setAutoCommit(false);
-        try (PreparedStatement holds = deferred.prepareStatement(insertEvent);
-             PreparedStatement answers = durable.prepareStatement(insertAnswer);
-             PreparedStatement settlements = durable.prepareStatement(insertEvent)) {
+        try (PreparedStatement holds = deferred.prepareStatement(INSERT_EVENT);
+             PreparedStatement answers = durable.prepareStatement(INSERT_ANSWER);
+             PreparedStatement settlements = durable.prepareStatement(INSERT_EVENT)) {
             long sequence = firstSequence;
             while (System.nanoTime() < stopAt) {
                 for (int i = 0; i < perCommit; i++) {
