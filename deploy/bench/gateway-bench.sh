@@ -9,7 +9,7 @@
 # floor of a lone paid request: the statements of its two commits sent straight to the database
 # from one client, with no service in between, back to back and then 1 ms apart as a lone agent's
 # requests come; and the database's CPU per paid request for the rows paid requests under load
-# must make durable, written by two clients in batches of eight (PaidRequestDatabaseFloor).
+# must make durable, written by two clients, 8 and then 32 paid requests a commit (PaidRequestDatabaseFloor).
 # With BENCH_HTTP_UPSTREAM=true: a flat-priced service of an HTTP upstream instead (the model
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.

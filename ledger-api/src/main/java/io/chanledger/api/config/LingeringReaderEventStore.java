@@ -62,13 +62,9 @@ public final class LingeringReaderEventStore extends EmbeddedEventStore {
             wakeUps.schedule(() -> {
                 // cleared before the reader reads: a commit after this schedules a wake-up of its own
                 wakeUpDue.set(false);
-                wakeReader(events);
+                super.afterCommit(events);
             }, lingerNanos, TimeUnit.NANOSECONDS);
         }
-    }
-
-    private void wakeReader(List<? extends EventMessage<?>> events) {
-        super.afterCommit(events);
     }
 
     private static boolean isPaymentCommit() {

@@ -11,6 +11,11 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
 import java.lang.reflect.Field;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.Map;
+import java.util.ArrayList;
 import org.axonframework.commandhandling.SimpleCommandBus;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
@@ -49,10 +54,38 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
             throws InterruptedException {
         RecyclerPool<BufferRecycler> pool = json.getFactory()._getRecyclerPool();
         // an HTTP handler is a virtual thread that ends with its request: per-thread buffers die with it
-        Thread.ofVirtual().start(() -> pool.acquireAndLinkPooled().releaseToPool()).join();
+        Thread.ofVirtual().start(() -> {
+            List<BufferRecycler> taken = List.of(pool.acquireAndLinkPooled(), pool.acquireAndLinkPooled());
+            taken.forEach(BufferRecycler::releaseToPool);
+        }).join();
 
         // a pool kept per thread answers -1: it cannot tell
         assertThat(pool.pooledCount()).isPositive();
+    }
+
+    @Test
+    void jsonBuffersSharedByConcurrentRequestsNeverMixTheirBytes(@Autowired ObjectMapper json) throws Exception {
+        // each handler writes and reads back an answer of its own, many at once: a buffer set handed
+        // to two of them at a time would mix their bytes
+        try (ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Boolean>> outcomes = new ArrayList<>();
+            for (int handler = 0; handler < 64; handler++) {
+                String content = ("answer " + handler + " ").repeat(500 + handler);
+                outcomes.add(handlers.submit(() -> {
+                    for (int round = 0; round < 50; round++) {
+                        Map<String, Object> answer = Map.of("content", content, "round", round);
+                        byte[] written = json.writeValueAsBytes(answer);
+                        if (!json.readValue(written, Map.class).equals(answer)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> outcome : outcomes) {
+                assertThat(outcome.get()).isTrue();
+            }
+        }
     }
 
     @Test

@@ -173,45 +173,15 @@ final class PaidRequestDatabaseFloor {
             deferred.setAutoCommit(true);
             durable.commit();
             durable.setAutoCommit(true);
-            for (int i = -WARM_UP; i < MEASURED; i++) {
-                long t0 = System.nanoTime();
-                bind(holdInsert, hold, sequence++, 0);
-                holdInsert.executeUpdate();
-                long t1 = System.nanoTime();
-                // the driver sends both statements in one message sequence, answered at once
-                bindAnswer(bothInserts, hold.aggregate(), sequence, answer);
-                bind(bothInserts, settled, sequence++, 6);
-                bothInserts.executeUpdate();
-                long t2 = System.nanoTime();
-                if (i >= 0) {
-                    autocommitHolds[i] = t1 - t0;
-                    oneTripSettlements[i] = t2 - t1;
-                }
-            }
-            for (int i = -WARM_UP / 4; i < MEASURED; i++) {
-                LockSupport.parkNanos(PAUSE_MICROS * 1_000);
-                long t0 = System.nanoTime();
-                bind(holdInsert, hold, sequence++, 0);
-                holdInsert.executeUpdate();
-                long t1 = System.nanoTime();
-                bindAnswer(bothInserts, hold.aggregate(), sequence, answer);
-                bind(bothInserts, settled, sequence++, 6);
-                bothInserts.executeUpdate();
-                long t2 = System.nanoTime();
-                if (i >= 0) {
-                    pausedHolds[i] = t1 - t0;
-                    pausedSettlements[i] = t2 - t1;
-                }
-            }
+            sequence = singleRoundTrips(holdInsert, bothInserts, hold, settled, answer, sequence, WARM_UP, 0,
+                    autocommitHolds, oneTripSettlements);
+            singleRoundTrips(holdInsert, bothInserts, hold, settled, answer, sequence, WARM_UP / 4, PAUSE_MICROS,
+                    pausedHolds, pausedSettlements);
         } finally {
             if (!durable.getAutoCommit()) {
                 durable.rollback();
                 durable.setAutoCommit(true);
             }
-        }
-        long[] pairs = new long[MEASURED];
-        for (int i = 0; i < MEASURED; i++) {
-            pairs[i] = holds[i] + settlements[i];
         }
         System.out.println();
         System.out.printf("database floor of a lone paid request (%,d in a row, one client, no service): p50 ms%n",
@@ -221,16 +191,51 @@ final class PaidRequestDatabaseFloor {
                 + "| the settlement's two inserts in one round trip, in autocommit |");
         System.out.println("|---:|---:|---:|---:|---:|---:|");
         System.out.printf("| %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |%n", p50(roundTrip), p50(holds),
-                p50(settlements), p50(pairs), p50(autocommitHolds), p50(oneTripSettlements));
+                p50(settlements), p50(sums(holds, settlements)), p50(autocommitHolds), p50(oneTripSettlements));
         System.out.printf("%nthe same two single round trips, %,d µs apart (the database's sessions idle between"
                 + " requests, as a lone agent's find them): p50 ms%n", PAUSE_MICROS);
         System.out.println("| the hold in autocommit | the settlement in one round trip | both |");
         System.out.println("|---:|---:|---:|");
-        long[] pausedPairs = new long[MEASURED];
-        for (int i = 0; i < MEASURED; i++) {
-            pausedPairs[i] = pausedHolds[i] + pausedSettlements[i];
+        System.out.printf("| %.3f | %.3f | %.3f |%n", p50(pausedHolds), p50(pausedSettlements),
+                p50(sums(pausedHolds, pausedSettlements)));
+    }
+
+    /**
+     * The lone path's two single round trips, {@code warmUp} times unmeasured and then
+     * {@link #MEASURED} times, each request after a pause of {@code pauseMicros} (none when 0): the
+     * hold in autocommit on the deferred session, then the answer and the settlement's event in one
+     * round trip that waits for the disk. Records each one's time; answers the next sequence number.
+     */
+    private static long singleRoundTrips(PreparedStatement holdInsert, PreparedStatement bothInserts, EventRow hold,
+                                         EventRow settled, AnswerRow answer, long sequence, int warmUp,
+                                         long pauseMicros, long[] holds, long[] settlements) throws SQLException {
+        for (int i = -warmUp; i < MEASURED; i++) {
+            if (pauseMicros > 0) {
+                LockSupport.parkNanos(pauseMicros * 1_000);
+            }
+            long t0 = System.nanoTime();
+            bind(holdInsert, hold, sequence++, 0);
+            holdInsert.executeUpdate();
+            long t1 = System.nanoTime();
+            // the driver sends both statements in one message sequence, answered at once
+            bindAnswer(bothInserts, hold.aggregate(), sequence, answer);
+            bind(bothInserts, settled, sequence++, 6);
+            bothInserts.executeUpdate();
+            long t2 = System.nanoTime();
+            if (i >= 0) {
+                holds[i] = t1 - t0;
+                settlements[i] = t2 - t1;
+            }
         }
-        System.out.printf("| %.3f | %.3f | %.3f |%n", p50(pausedHolds), p50(pausedSettlements), p50(pausedPairs));
+        return sequence;
+    }
+
+    private static long[] sums(long[] first, long[] second) {
+        long[] sums = new long[first.length];
+        for (int i = 0; i < sums.length; i++) {
+            sums[i] = first[i] + second[i];
+        }
+        return sums;
     }
 
     /**
