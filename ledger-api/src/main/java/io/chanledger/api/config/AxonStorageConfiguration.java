@@ -170,10 +170,13 @@ public class AxonStorageConfiguration {
         };
     }
 
+    /** The Channel aggregate: cached, and snapshotted from its state in memory ({@link CommittedStateSnapshots}). */
     @Bean
-    ConfigurerModule channelAggregateModule(LedgerProperties ledger, BoundedAggregateCache channelCache) {
-        return configurer -> configurer.configureAggregate(
-                ChannelAggregateDefinition.configurer(channelCache, ledger.snapshots().channel()));
+    ConfigurerModule channelAggregateModule(LedgerProperties ledger, BoundedAggregateCache channelCache,
+                                            Serializer serializer, SnapshotConfiguration.SnapshotThread snapshotThread) {
+        return configurer -> configurer.configureAggregate(ChannelAggregateDefinition.configurer(channelCache,
+                c -> new CommittedStateSnapshots(ledger.snapshots().channel(), serializer, c.eventStore(),
+                        snapshotThread.executor(), c.snapshotter())));
     }
 
     /** The channel contract's fee and token changes, recorded by the chain listener. */

@@ -20,7 +20,9 @@ import org.springframework.context.annotation.Configuration;
  * the store (a restart, another instance's write) was rebuilt from all its events. Snapshots are
  * taken on a thread of their own once the commit that called for them is done, so a voucher's
  * batch never waits for its channel's history to be read; a snapshot already under way for an
- * aggregate is not started twice.
+ * aggregate is not started twice. A channel's snapshots are mostly not rebuilt at all but taken
+ * from the channel in memory ({@link CommittedStateSnapshots}); this snapshotter rebuilds those
+ * called for while a channel is read from the store, and the Provider's.
  */
 @Configuration(proxyBeanMethods = false)
 class SnapshotConfiguration {
