@@ -2,8 +2,10 @@ package io.chanledger.api.config;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -20,9 +22,12 @@ import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericDomainEventEntry;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.TrackedDomainEventData;
 import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.statements.JdbcEventStorageEngineStatements;
@@ -247,6 +252,51 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
      * nothing, without a query, when the reader asks again right after such a read with nothing
      * committed here since (see the class comment).
      */
+    /** An event's time written as Axon writes it, without java.time's general formatter ({@link EventTimestamps}). */
+    @Override
+    protected void writeTimestamp(PreparedStatement statement, int position, Instant timestamp) throws SQLException {
+        statement.setString(position, EventTimestamps.format(timestamp));
+    }
+
+    /**
+     * An event read in order, as Axon reads it, whose time the read models then read without
+     * java.time's general parser ({@link EventTimestamps}), once, however many of them ask.
+     */
+    @Override
+    protected TrackedEventData<?> getTrackedEventData(ResultSet resultSet, GapAwareTrackingToken previousToken)
+            throws SQLException {
+        TrackedEventData<?> read = super.getTrackedEventData(resultSet, previousToken);
+        if (!(read instanceof TrackedDomainEventData<?> event)) {
+            return read;
+        }
+        return new TrackedDomainEventData<>(read.trackingToken(),
+                new TimeReadOnce<>(event, resultSet.getString(schema().timestampColumn())));
+    }
+
+    /** A stored event whose time is read from its text once, when first asked for. */
+    private static final class TimeReadOnce<T> extends GenericDomainEventEntry<T> {
+
+        private final String storedTime;
+        private Instant time;
+
+        private TimeReadOnce(TrackedDomainEventData<T> event, String storedTime) {
+            super(event.getType(), event.getAggregateIdentifier(), event.getSequenceNumber(), event.getEventIdentifier(),
+                    storedTime, event.getPayload().getType().getName(), event.getPayload().getType().getRevision(),
+                    event.getPayload().getData(), event.getMetaData().getData());
+            this.storedTime = storedTime;
+        }
+
+        @Override
+        public Instant getTimestamp() {
+            Instant read = time;
+            if (read == null) {
+                read = EventTimestamps.parse(storedTime);
+                time = read;
+            }
+            return read;
+        }
+    }
+
     @Override
     protected Stream<? extends TrackedEventData<?>> readEventData(TrackingToken trackingToken, boolean mayBlock) {
         ShortRead last = lastShortRead.get();

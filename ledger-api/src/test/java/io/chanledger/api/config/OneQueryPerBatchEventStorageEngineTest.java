@@ -99,6 +99,24 @@ class OneQueryPerBatchEventStorageEngineTest {
         assertThat(theirs).isEqualTo(5);
     }
 
+    /** Times are written in Axon's text and read back as Axon's own engine reads them ({@link EventTimestamps}). */
+    @Test
+    void eventTimesAreWrittenAndReadAsAxonsOwnEngineDoes() throws SQLException {
+        Instant time = Instant.parse("2026-11-28T07:01:36.123456789Z");
+        engine.appendEvents(List.of(new GenericDomainEventMessage<>("Test", "timed", 0, "event", java.util.Map.of(),
+                UUID.randomUUID().toString(), time)));
+
+        try (Connection connection = DriverManager.getConnection(url, TestDatabases.USER, TestDatabases.PASSWORD);
+             var stored = connection.createStatement().executeQuery(
+                     "SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = 'timed'")) {
+            assertThat(stored.next()).isTrue();
+            assertThat(stored.getString(1)).isEqualTo(DateTimeUtils.formatInstant(time)).isEqualTo("2026-11-28T07:01:36.123Z");
+        }
+        assertThat(read(engine, null)).extracting(TrackedEventMessage::getTimestamp)
+                .containsExactlyElementsOf(read(axonsOwn, null).stream().map(TrackedEventMessage::getTimestamp).toList())
+                .containsExactly(Instant.parse("2026-11-28T07:01:36.123Z"));
+    }
+
     @Test
     void aReadThatFindsNothingIsOneStatement() {
         append(2);
