@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import io.chanledger.domain.storage.EventTimestamps;
 import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -290,7 +291,7 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
         public Instant getTimestamp() {
             Instant read = time;
             if (read == null) {
-                read = EventTimestamps.parse(storedTime);
+                read = EventTimestamps.parseOne(storedTime);
                 time = read;
             }
             return read;
