@@ -14,7 +14,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchSize events per batch (one transaction, one read and a few writes of the touched rows)
  * @param batchLinger how old the first event of a tracking processor's batch is before the batch
  *        starts, so that the events committed right after it join the batch ({@code 0}: not at
- *        all; older events, a backlog, are read at once)
+ *        all; older events, a backlog, are read at once). 50 ms: each batch costs a transaction,
+ *        a read of its rows and its token, whatever it holds, and with 10 ms a lone agent's
+ *        requests made a batch each two or three (BENCHMARKS.md, "Round twelve"); a channel read
+ *        right after a payment waits about this long for its balance
  * @param segments segments of the processor, shared out among instances; each holds its own token
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
  * @param freshReadTimeout how long a channel read waits for the read model to reach the channel's
@@ -27,7 +30,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ReadModelProperties(
         @DefaultValue("tracking") ProcessorKind processor,
         @DefaultValue("5000") int batchSize,
-        @DefaultValue("10ms") Duration batchLinger,
+        @DefaultValue("50ms") Duration batchLinger,
         @DefaultValue("1") int segments,
         @DefaultValue("1h") Duration atRiskWindow,
         @DefaultValue("2s") Duration freshReadTimeout,
