@@ -16,6 +16,7 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.messaging.MetaData;
 import org.axonframework.messaging.Scope;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.axonframework.modelling.command.AggregateLifecycle;
 import org.axonframework.modelling.command.inspection.AnnotatedAggregate;
 import org.axonframework.serialization.SerializedMessage;
@@ -53,6 +54,8 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
     private final EventStore eventStore;
     private final Executor writer;
     private final Snapshotter fromStore;
+    /** A snapshot's meta data: none, serialized once. */
+    private final SerializedObject<String> noMetaData;
 
     /**
      * @param threshold  events between snapshots of one aggregate
@@ -71,6 +74,7 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
         this.eventStore = eventStore;
         this.writer = writer;
         this.fromStore = fromStore;
+        this.noMetaData = serializer.serialize(MetaData.emptyInstance(), String.class);
     }
 
     @Override
@@ -99,10 +103,9 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
             return null;
         }
         SerializedObject<String> payload = serializer.serialize(aggregate.getAggregateRoot(), String.class);
-        SerializedObject<String> metaData = serializer.serialize(MetaData.emptyInstance(), String.class);
         return new GenericDomainEventMessage<>(event.getType(), event.getAggregateIdentifier(),
                 event.getSequenceNumber(),
-                new SerializedMessage<>(UUID.randomUUID().toString(), payload, metaData, serializer),
+                new SerializedMessage<>(UUID.randomUUID().toString(), payload, noMetaData, serializer),
                 GenericEventMessage.clock.instant());
     }
 
@@ -153,21 +156,26 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
                 return;
             }
             counted = 0;
-            DomainEventMessage<?> snapshot = definition.snapshotOf(event);
-            if (snapshot != null && CurrentUnitOfWork.isStarted()) {
-                CommittedStateSnapshots writing = definition;
-                CurrentUnitOfWork.get().afterCommit(u -> writing.write(snapshot));
-            } else if (snapshot != null) {
-                definition.write(snapshot);
+            CommittedStateSnapshots snapshots = definition;
+            DomainEventMessage<?> snapshot = snapshots.snapshotOf(event);
+            if (snapshot != null) {
+                whenUnitOfWork(UnitOfWork.Phase.AFTER_COMMIT, () -> snapshots.write(snapshot));
             } else {
                 // as Axon's own trigger does for an aggregate being read: once the load is done
-                Snapshotter snapshotter = definition.fromStore;
                 String aggregateIdentifier = event.getAggregateIdentifier();
-                if (CurrentUnitOfWork.isStarted()) {
-                    CurrentUnitOfWork.get().onCleanup(u -> snapshotter.scheduleSnapshot(aggregateType, aggregateIdentifier));
-                } else {
-                    snapshotter.scheduleSnapshot(aggregateType, aggregateIdentifier);
-                }
+                whenUnitOfWork(UnitOfWork.Phase.CLEANUP,
+                        () -> snapshots.fromStore.scheduleSnapshot(aggregateType, aggregateIdentifier));
+            }
+        }
+
+        /** Runs {@code task} in that phase of the running unit of work, or at once when none runs. */
+        private static void whenUnitOfWork(UnitOfWork.Phase phase, Runnable task) {
+            if (!CurrentUnitOfWork.isStarted()) {
+                task.run();
+            } else if (phase == UnitOfWork.Phase.AFTER_COMMIT) {
+                CurrentUnitOfWork.get().afterCommit(u -> task.run());
+            } else {
+                CurrentUnitOfWork.get().onCleanup(u -> task.run());
             }
         }
 

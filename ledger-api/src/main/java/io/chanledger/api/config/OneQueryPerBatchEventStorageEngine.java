@@ -281,9 +281,13 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
         private Instant time;
 
         private TimeReadOnce(TrackedDomainEventData<T> event, String storedTime) {
+            this(event, event.getPayload(), storedTime);
+        }
+
+        private TimeReadOnce(TrackedDomainEventData<T> event, SerializedObject<T> payload, String storedTime) {
             super(event.getType(), event.getAggregateIdentifier(), event.getSequenceNumber(), event.getEventIdentifier(),
-                    storedTime, event.getPayload().getType().getName(), event.getPayload().getType().getRevision(),
-                    event.getPayload().getData(), event.getMetaData().getData());
+                    storedTime, payload.getType().getName(), payload.getType().getRevision(), payload.getData(),
+                    event.getMetaData().getData());
             this.storedTime = storedTime;
         }
 

@@ -408,6 +408,9 @@ class PaidRequestCrashTest {
                 "--chan.gateway.upstream.kind=echo",
                 "--chan.gateway.upstream.echo-answer-delay=" + echoDelay.toMillis() + "ms",
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",
+                // snapshots every few events, taken with holds running and written while the kill can
+                // land: the restarted service reads its channels, charges and holds back from them
+                "--chan.ledger.snapshots.channel=5",
                 SecretsFile.argument(dataDir, Map.of("chan.admin.token", ADMIN_TOKEN,
                         "chan.gateway.provider-key", providerKey)));
     }

@@ -28,6 +28,9 @@ public final class SecondInstance {
             properties.put("server.port", 0);
             properties.put("chan.listener.enabled", false);
             properties.put("chan.gateway.watchtower.enabled", false);
+            // snapshots every few events: this instance's, taken from its channels in memory, are
+            // what the other instance reads a channel back from after a conflict
+            properties.put("chan.ledger.snapshots.channel", 5);
             // as arguments: they must override the profiles' own settings, as the test context's do
             String[] arguments = properties.entrySet().stream()
                     .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);

@@ -188,6 +188,9 @@ class EmbeddedStoreCrashTest {
                 "--chan.listener.finality=depth", "--chan.listener.depth=0", "--chan.listener.poll-interval=500ms",
                 "--chan.listener.start-block=" + devnet.deployBlock(),
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",
+                // snapshots every few events, taken and written while the kill can land: the restarted
+                // service reads its channels back from them
+                "--chan.ledger.snapshots.channel=5",
                 SecretsFile.argument(dataDir, Map.of("chan.admin.token", ADMIN_TOKEN)));
     }
 

@@ -49,6 +49,7 @@ import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Two instances of the service on one PostgreSQL database, as behind a round-robin balancer:
@@ -82,6 +83,9 @@ class TwoInstancesTest extends LedgerIntegrationTest {
 
     @Autowired
     ChannelCommits commits;
+
+    @Autowired
+    JdbcTemplate jdbc;
 
     record Outcome(int status, String code, BigInteger amount, BigInteger nonce, boolean duplicate) {
         static Outcome of(Http.Reply reply) {
@@ -224,6 +228,10 @@ class TwoInstancesTest extends LedgerIntegrationTest {
         accepted.forEach(o -> answeredNonces.add(o.nonce()));
         assertThat(recorded(channelId).stream().map(VoucherAccepted::nonce).toList())
                 .containsExactlyInAnyOrderElementsOf(answeredNonces);
+        // the second instance snapshots every few events from its channel in memory (SecondInstance);
+        // after a conflict an instance reads the channel back from the store, those snapshots included
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM snapshot_event_entry WHERE aggregate_identifier = ?",
+                Long.class, channelId)).as("snapshots of the hammered channel").isPositive();
         // both instances now judge the next voucher on the replayed state
         for (String instance : instances) {
             Http.Reply stale = post(instance, channelId, replayed.highestAmount().longValueExact(),
