@@ -2,9 +2,9 @@ package io.chanledger.api.config;
 
 import java.io.Serial;
 import java.io.Serializable;
-import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.axonframework.common.IdentifierFactory;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
@@ -105,7 +105,7 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
         SerializedObject<String> payload = serializer.serialize(aggregate.getAggregateRoot(), String.class);
         return new GenericDomainEventMessage<>(event.getType(), event.getAggregateIdentifier(),
                 event.getSequenceNumber(),
-                new SerializedMessage<>(UUID.randomUUID().toString(), payload, noMetaData, serializer),
+                new SerializedMessage<>(IdentifierFactory.getInstance().generateIdentifier(), payload, noMetaData, serializer),
                 GenericEventMessage.clock.instant());
     }
 

@@ -11,6 +11,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import io.chanledger.projections.marketplace.ProviderDirectoryProjection;
 import java.lang.reflect.Field;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
@@ -126,6 +127,18 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
         assertThat(new JdbcTemplate(dataSource).queryForList(
                 "SELECT meta_data FROM domain_event_entry WHERE aggregate_identifier = ?", String.class, channelId))
                 .containsExactly("{}");
+    }
+
+    @Test
+    void storedEventsAreIdentifiedWithoutARandomDrawEach(@Autowired CommandGateway commands,
+                                                         @Autowired DataSource dataSource) {
+        // Axon's default draws every message's identifier from the JDK's shared SecureRandom
+        String channelId = Channels.open(commands, TestKeys.wallet("identified consumer"),
+                TestKeys.wallet("identified provider"), BigInteger.TEN, Instant.now().getEpochSecond() + 3_600);
+        List<String> identifiers = new JdbcTemplate(dataSource).queryForList(
+                "SELECT event_identifier FROM domain_event_entry WHERE aggregate_identifier = ?", String.class, channelId);
+        assertThat(identifiers).isNotEmpty().allSatisfy(
+                identifier -> assertThat(UUID.fromString(identifier).version()).as(identifier).isEqualTo(8));
     }
 
     @Test
