@@ -9,6 +9,7 @@ import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
+import io.chanledger.domain.money.Uint256;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -355,9 +356,9 @@ class ChatCompletionsController {
 
     static HttpHeaders costHeaders(RequestSettlement settlement) {
         HttpHeaders headers = new HttpHeaders();
-        headers.set("X-CHAN-Cost", settlement.charged().toString());
-        headers.set("X-CHAN-Total", settlement.chargedTotal().toString());
-        headers.set("X-CHAN-Remaining", settlement.remaining().toString());
+        headers.set("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
+        headers.set("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
+        headers.set("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
         headers.set("X-CHAN-Channel", settlement.channelId());
         return headers;
     }

@@ -1,7 +1,7 @@
 package io.chanledger.api.http;
 
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import io.chanledger.domain.money.DecimalTextSerializer;
 import io.swagger.v3.oas.models.media.StringSchema;
 import java.math.BigInteger;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -25,7 +25,7 @@ class JsonConfiguration {
 
     @Bean
     Jackson2ObjectMapperBuilderCustomizer uint256AsDecimalStrings() {
-        return builder -> builder.serializerByType(BigInteger.class, ToStringSerializer.instance);
+        return builder -> builder.serializerByType(BigInteger.class, DecimalTextSerializer.INSTANCE);
     }
 
     /**

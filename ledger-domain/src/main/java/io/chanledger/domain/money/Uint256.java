@@ -2,7 +2,7 @@ package io.chanledger.domain.money;
 
 import java.math.BigInteger;
 
-/** Parsing of on-chain uint256 values given as decimal strings. */
+/** On-chain uint256 values as decimal strings: parsed strictly, and written. */
 public final class Uint256 {
 
     public static final BigInteger MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
@@ -41,6 +41,16 @@ public final class Uint256 {
             throw new InvalidUint256Exception("uint256 value exceeds 2^256-1");
         }
         return value;
+    }
+
+    /**
+     * {@code value.toString()}, the same text. A value that fits a {@code long}, as base-unit amounts
+     * and nonces nearly always do, is written without BigInteger's general conversion, which divides
+     * per 18 digits and leaves its working numbers behind as garbage; the ledger writes several such
+     * values for every paid request, in its events and in the payment headers.
+     */
+    public static String decimal(BigInteger value) {
+        return value.bitLength() < Long.SIZE ? Long.toString(value.longValue()) : value.toString();
     }
 
     /** Whether {@code value} fits a uint256. */

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.chanledger.domain.money.DecimalTextSerializer;
 import java.math.BigInteger;
 
 /**
@@ -24,7 +24,7 @@ public final class EventStoreMapper {
     /** A new mapper of the event store's form (mappers are configured once, so each caller gets its own). */
     public static ObjectMapper create() {
         SimpleModule uint256AsText = new SimpleModule("uint256-as-text")
-                .addSerializer(BigInteger.class, ToStringSerializer.instance);
+                .addSerializer(BigInteger.class, DecimalTextSerializer.INSTANCE);
         return new ObjectMapper()
                 .registerModule(new JavaTimeModule())
                 .registerModule(uint256AsText)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.math.BigInteger;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -12,6 +13,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 class Uint256Test {
 
     private static final String MAX = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+
+    @Test
+    void writesEveryValueAsBigIntegerDoes() {
+        Random random = new Random(20261128L);
+        for (int i = 0; i < 100_000; i++) {
+            // every length from 0 to 300 bits, both signs: the long fast path and the general one
+            BigInteger value = new BigInteger(random.nextInt(301), random);
+            BigInteger signed = random.nextBoolean() ? value : value.negate();
+            assertThat(Uint256.decimal(signed)).isEqualTo(signed.toString());
+        }
+        BigInteger longMin = BigInteger.valueOf(Long.MIN_VALUE);
+        BigInteger longMax = BigInteger.valueOf(Long.MAX_VALUE);
+        for (BigInteger edge : new BigInteger[] {BigInteger.ZERO, BigInteger.ONE, longMax, longMax.add(BigInteger.ONE),
+                longMin, longMin.subtract(BigInteger.ONE), BigInteger.ONE.shiftLeft(64), Uint256.MAX}) {
+            assertThat(Uint256.decimal(edge)).isEqualTo(edge.toString());
+        }
+    }
 
     @Test
     void parsesPlainDigitsAndLeadingZeros() {
