@@ -14,6 +14,9 @@
 # word-count, served by the process's own unpaid /demo/word-count on loopback), paid through the
 # gateway next to the same parameters posted to the upstream directly.
 # Usage: deploy/bench/gateway-bench.sh [levels, default 16,64] [requests per client, default 300]
+# The service runs as a provider's process does (chan.role=provider: the gateway and its ledger, not
+# the marketplace's processors); BENCH_ROLE=all runs every part in one process, as rounds before
+# thirteen measured it.
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
 # BENCH_FLUSH_DELAY_MICROS=300 makes each commit that waits for the disk wait 300 µs longer, as on a
 # slower disk than the machine's (a cloud volume's flush takes 0.5–2 ms)
@@ -27,6 +30,7 @@ chan_ensure_postgres
 levels=${1:-16,64}
 per_client=${2:-300}
 port=${BENCH_PORT:-18182}
+role=${BENCH_ROLE:-provider}
 pg_user=${CHAN_TEST_PG_USER:-postgres}
 export PGPASSWORD=${CHAN_TEST_PG_PASSWORD:-}
 # CHAN_TEST_DB_SUFFIX keeps runs of separate checkouts on one machine apart
@@ -69,7 +73,7 @@ if [ -n "${BENCH_FLUSH_DELAY_MICROS:-}" ]; then
         -c "ALTER DATABASE $db SET commit_siblings = 0"
 fi
 "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
-    -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres \
+    -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres --chan.role="$role" \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
     --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
@@ -85,7 +89,7 @@ done
 curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
     || { echo "the gateway did not come up as $provider; see $log" >&2; exit 1; }
 
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), chan.role=$role"
 "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \
     "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client" \
     "$service_pid" "$(getconf CLK_TCK)"
