@@ -8,6 +8,7 @@ import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SettleRequest;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
+import io.chanledger.domain.money.Uint256;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,7 +65,7 @@ class Metering {
     }
 
     private static String key(String channelId, BigInteger nonce) {
-        return channelId + '/' + nonce;
+        return channelId + '/' + Uint256.decimal(nonce);
     }
 
     /**
