@@ -105,7 +105,8 @@ final class CommittedStateSnapshots implements SnapshotTriggerDefinition {
         SerializedObject<String> payload = serializer.serialize(aggregate.getAggregateRoot(), String.class);
         return new GenericDomainEventMessage<>(event.getType(), event.getAggregateIdentifier(),
                 event.getSequenceNumber(),
-                new SerializedMessage<>(IdentifierFactory.getInstance().generateIdentifier(), payload, noMetaData, serializer),
+                new SerializedMessage<>(IdentifierFactory.getInstance().generateIdentifier(), payload, noMetaData,
+                        serializer),
                 GenericEventMessage.clock.instant());
     }
 
