@@ -64,13 +64,18 @@ public class AxonStorageConfiguration {
         return LoneCommit.startingNoneWhileOpen(new SpringTransactionManager(transactions));
     }
 
-    /** Axon's event store, as Axon's auto-configuration makes it, with its reader woken as {@link LingeringReaderEventStore} says. */
+    /**
+     * Axon's event store, as Axon's auto-configuration makes it, with its reader woken as
+     * {@link LingeringReaderEventStore} says and as many events kept in memory for the processors as
+     * {@link ReadModelProperties#cachedEvents()} says.
+     */
     @Qualifier("eventStore")
     @Bean(name = "eventBus")
     EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration configuration,
                                   ReadModelProperties readModels) {
         return new LingeringReaderEventStore(EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
+                .cachedEvents(readModels.cachedEvents())
                 .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
                 .spanFactory(configuration.getComponent(EventBusSpanFactory.class)), readModels.batchLinger());
     }

@@ -25,6 +25,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param rebuildRowsInMemory channel rows a replay's rebuild keeps in memory (the most recently
  *        touched); older ones are written while it goes on (about 1 KiB of heap each)
  * @param rebuildRowsPerWrite rows a rebuild writes per transaction
+ * @param cachedEvents the newest events the event store's reader keeps in memory, which the
+ *        processors that keep up read without a query of their own; one that falls further behind
+ *        reads from the store until it catches up. Each cached event lives as long as it is cached,
+ *        about 2 KiB of heap (its stored bytes, metadata and deserialized payload): with Axon's
+ *        default of 10,000 the events lived seconds under load, long enough for the collector to
+ *        copy them and move them to the old generation, and they filled a provider's heap
+ *        (BENCHMARKS.md, "Round fourteen"). The processors trail the store by one batch linger, a
+ *        few hundred events at the highest rates measured
  */
 @ConfigurationProperties("chan.read-models")
 public record ReadModelProperties(
@@ -35,14 +43,15 @@ public record ReadModelProperties(
         @DefaultValue("1h") Duration atRiskWindow,
         @DefaultValue("2s") Duration freshReadTimeout,
         @DefaultValue("10000") int rebuildRowsInMemory,
-        @DefaultValue("10000") int rebuildRowsPerWrite) {
+        @DefaultValue("10000") int rebuildRowsPerWrite,
+        @DefaultValue("2000") int cachedEvents) {
 
     public enum ProcessorKind { TRACKING, POOLED }
 
     public ReadModelProperties {
-        if (batchSize < 1 || segments < 1 || rebuildRowsInMemory < 1 || rebuildRowsPerWrite < 1) {
-            throw new IllegalArgumentException("chan.read-models.batch-size, .segments, .rebuild-rows-in-memory and"
-                    + " .rebuild-rows-per-write must be at least 1");
+        if (batchSize < 1 || segments < 1 || rebuildRowsInMemory < 1 || rebuildRowsPerWrite < 1 || cachedEvents < 1) {
+            throw new IllegalArgumentException("chan.read-models.batch-size, .segments, .rebuild-rows-in-memory,"
+                    + " .rebuild-rows-per-write and .cached-events must be at least 1");
         }
         if (batchLinger.isNegative() || batchLinger.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("chan.read-models.batch-linger is between 0 and 1s");

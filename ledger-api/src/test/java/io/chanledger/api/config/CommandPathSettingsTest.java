@@ -99,6 +99,21 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void theEventStoreKeepsAsManyEventsInMemoryAsTheReadModelsSettingSays(
+            @Autowired org.axonframework.eventsourcing.eventstore.EmbeddedEventStore eventStore,
+            @Autowired io.chanledger.api.readmodels.ReadModelProperties readModels) throws ReflectiveOperationException {
+        // Axon's default of 10,000 cached events filled a provider's 128 MiB heap under load
+        Field producerField = org.axonframework.eventsourcing.eventstore.EmbeddedEventStore.class
+                .getDeclaredField("producer");
+        producerField.setAccessible(true);
+        Object producer = producerField.get(eventStore);
+        Field cachedEvents = producer.getClass().getDeclaredField("cachedEvents");
+        cachedEvents.setAccessible(true);
+        assertThat(readModels.cachedEvents()).isLessThan(10_000);
+        assertThat(cachedEvents.getInt(producer)).isEqualTo(readModels.cachedEvents());
+    }
+
+    @Test
     void axonsHandlerTimeLimitsAreNotWrappedAroundHandlers() {
         // with no limit set they would still take a stack trace at every handler call
         assertThat(context.getBeanNamesForType(AxonTimeoutAutoConfiguration.class)).isEmpty();
