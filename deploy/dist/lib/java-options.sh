@@ -1,10 +1,13 @@
 # The JVM options each role starts with when CHAN_JAVA_OPTS is not set; set, even empty, it
 # replaces them (empty: the JVM's own defaults). A provider's keep it within 300 MB resident and
-# 8 s to ready on a small server: the serial collector, a 128 MiB heap that gives memory back,
-# smaller thread stacks and code cache (the heap is not what fills a provider: G1's and the JIT's
-# overheads, sized by the JVM for the machine's whole memory, are). A marketplace keeps the JVM's
-# defaults. Sourced by lib/launcher.sh, and by the local network of the sources.
+# 8 s to ready on a small server: the serial collector, a heap that starts at 128 MiB and gives
+# memory back, smaller thread stacks and code cache (the heap is not what fills a provider at rest:
+# G1's and the JIT's overheads, sized by the JVM for the machine's whole memory, are). Under
+# thousands of paid requests a second a provider holds some 60 MiB, and a heap that may grow to
+# 256 MiB collects in full about every half minute where one capped at 128 MiB did every few seconds
+# (docs/operations.md). A marketplace keeps the JVM's defaults. Sourced by lib/launcher.sh, and by
+# the local network of the sources.
 # shellcheck disable=SC2034
-chan_provider_java_opts="-XX:+UseSerialGC -Xmx128m -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -Xss512k -XX:ReservedCodeCacheSize=64m"
+chan_provider_java_opts="-XX:+UseSerialGC -Xms128m -Xmx256m -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -Xss512k -XX:ReservedCodeCacheSize=64m"
 # shellcheck disable=SC2034
 chan_marketplace_java_opts=

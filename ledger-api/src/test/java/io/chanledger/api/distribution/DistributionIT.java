@@ -154,11 +154,11 @@ class DistributionIT {
                     service.name()).hasValueSatisfying(command -> assertThat(command).endsWith("/bin/java"));
         }
         assertThat(provider.process().info().arguments()).as("the provider's small-server JVM options")
-                .hasValueSatisfying(arguments -> assertThat(arguments).contains("-XX:+UseSerialGC", "-Xmx128m",
+                .hasValueSatisfying(arguments -> assertThat(arguments).contains("-XX:+UseSerialGC", "-Xms128m", "-Xmx256m",
                         "-XX:MaxHeapFreeRatio=30", "-XX:MinHeapFreeRatio=10", "-Xss512k",
                         "-XX:ReservedCodeCacheSize=64m"));
         assertThat(marketplace.process().info().arguments()).as("the marketplace's JVM options: the JVM's own")
-                .hasValueSatisfying(arguments -> assertThat(arguments).doesNotContain("-Xmx128m", "-XX:+UseSerialGC"));
+                .hasValueSatisfying(arguments -> assertThat(arguments).doesNotContain("-Xmx256m", "-XX:+UseSerialGC"));
 
         HttpResponse<String> pricingReply = get(baseUrl + "/v1/pricing");
         assertThat(pricingReply.statusCode()).as(pricingReply.body()).isEqualTo(200);
