@@ -7,11 +7,14 @@
 # PostgreSQL server its embedded store started (its processes' proportional sets, Pss, so that the
 # shared buffers they all map count once), read from /proc.
 # Usage: deploy/bench/footprint-bench.sh [walkthrough rounds, default 2]
-# BENCH_JAVA_OPTS adds JVM options to every service it starts (e.g. -Xmx192m -XX:+UseSerialGC).
+# Each role's JVM starts with the options its launcher gives it (deploy/dist/lib/java-options.sh);
+# BENCH_JAVA_OPTS, when set (even empty: the JVM's own defaults), replaces them for every service it
+# starts (e.g. "-Xmx192m -XX:+UseSerialGC").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
 . deploy/lib/node.sh
+. deploy/dist/lib/java-options.sh
 chan_select_jdk
 chan_ensure_node_tools
 
@@ -52,13 +55,22 @@ for _ in $(seq 1 60); do
 done
 CHAN_RPC_URL=$rpc node deploy/devnet/deploy.mjs > /dev/null
 
+# The JVM options of the role in $1: its launcher's, unless BENCH_JAVA_OPTS is set.
+role_java_opts() {
+    if [ -n "${BENCH_JAVA_OPTS+set}" ]; then echo "$BENCH_JAVA_OPTS"
+    elif [ "$1" = provider ]; then echo "$chan_provider_java_opts"
+    else echo "$chan_marketplace_java_opts"; fi
+}
+
 # Starts one role alone on the store in $2, timed from launch to health UP; prints the milliseconds.
 timed_start() {
     local name=$1 store=$2 config=$3 started pid
     started=$(now_ms)
+    # the options are split into words on purpose
+    # shellcheck disable=SC2046
     CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL="http://127.0.0.1:$port" CHAN_MARKETPLACE_URL="http://127.0.0.1:$port" \
         UPSTREAM_STUB_URL="http://127.0.0.1:9" \
-        "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -jar "$jar" \
+        "$JAVA_HOME/bin/java" $(role_java_opts "$name") --enable-native-access=ALL-UNNAMED -jar "$jar" \
         --spring.profiles.active=devnet --server.port="$port" --chan.embedded-store.directory="$store" \
         --spring.config.additional-location="file:$config" > "$work/$name.log" 2>&1 &
     pid=$!
@@ -84,8 +96,9 @@ pids=
 
 echo "== resident memory after the walkthrough ($rounds rounds) on the local network"
 ready="$work/ready"
-PORT=$port ANVIL_PORT=$anvil_port CHAN_SKIP_BUILD=1 CHAN_ADMIN_TOKEN=bench CHAN_JAVA_OPTS=${BENCH_JAVA_OPTS:-} \
-    bash deploy/run.sh --ready-file "$ready" > "$work/network.log" 2>&1 &
+# the local network gives each part its launcher's options unless CHAN_JAVA_OPTS is set
+PORT=$port ANVIL_PORT=$anvil_port CHAN_SKIP_BUILD=1 CHAN_ADMIN_TOKEN=bench \
+    env ${BENCH_JAVA_OPTS+"CHAN_JAVA_OPTS=$BENCH_JAVA_OPTS"} bash deploy/run.sh --ready-file "$ready" > "$work/network.log" 2>&1 &
 pids="$!"
 for _ in $(seq 1 600); do [ -f "$ready" ] && break; sleep 1; done
 [ -f "$ready" ] || { echo "the local network did not come up" >&2; tail -40 "$work/network.log" >&2; exit 1; }

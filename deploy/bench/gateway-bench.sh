@@ -17,6 +17,9 @@
 # The service runs as a provider's process does (chan.role=provider: the gateway and its ledger, not
 # the marketplace's processors); BENCH_ROLE=all runs every part in one process, as rounds before
 # thirteen measured it.
+# The service's JVM runs with the options a provider's launcher gives it (deploy/dist/lib/java-options.sh:
+# the serial collector, a 128 MiB heap); BENCH_SERVICE_JAVA_OPTS replaces them, e.g. "-Xms512m -Xmx512m"
+# (G1, the heap rounds before fourteen ran with, and what BENCH_ROLE=all starts with).
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
 # BENCH_FLUSH_DELAY_MICROS=300 makes each commit that waits for the disk wait 300 µs longer, as on a
 # slower disk than the machine's (a cloud volume's flush takes 0.5–2 ms)
@@ -24,6 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
 . deploy/lib/postgres.sh
+. deploy/dist/lib/java-options.sh
 chan_select_jdk
 chan_ensure_postgres
 
@@ -31,6 +35,8 @@ levels=${1:-16,64}
 per_client=${2:-300}
 port=${BENCH_PORT:-18182}
 role=${BENCH_ROLE:-provider}
+if [ "$role" = provider ]; then default_java_opts=$chan_provider_java_opts; else default_java_opts="-Xms512m -Xmx512m"; fi
+service_java_opts=${BENCH_SERVICE_JAVA_OPTS-$default_java_opts}
 pg_user=${CHAN_TEST_PG_USER:-postgres}
 export PGPASSWORD=${CHAN_TEST_PG_PASSWORD:-}
 # CHAN_TEST_DB_SUFFIX keeps runs of separate checkouts on one machine apart
@@ -72,7 +78,9 @@ if [ -n "${BENCH_FLUSH_DELAY_MICROS:-}" ]; then
         -c "ALTER DATABASE $db SET commit_delay = $BENCH_FLUSH_DELAY_MICROS" \
         -c "ALTER DATABASE $db SET commit_siblings = 0"
 fi
-"$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
+# the options are split into words on purpose
+# shellcheck disable=SC2086
+"$JAVA_HOME/bin/java" $service_java_opts ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
     -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres --chan.role="$role" \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
@@ -89,7 +97,7 @@ done
 curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
     || { echo "the gateway did not come up as $provider; see $log" >&2; exit 1; }
 
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), chan.role=$role"
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), chan.role=$role, JVM options: ${service_java_opts:-none} ${BENCH_JAVA_OPTS:-}"
 "$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \
     "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client" \
     "$service_pid" "$(getconf CLK_TCK)"
