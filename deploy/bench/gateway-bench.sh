@@ -17,9 +17,9 @@
 # The service runs as a provider's process does (chan.role=provider: the gateway and its ledger, not
 # the marketplace's processors); BENCH_ROLE=all runs every part in one process, as rounds before
 # thirteen measured it.
-# The service's JVM runs with the options a provider's launcher gives it (deploy/dist/lib/java-options.sh:
-# the serial collector, a 128 MiB heap); BENCH_SERVICE_JAVA_OPTS replaces them, e.g. "-Xms512m -Xmx512m"
-# (G1, the heap rounds before fourteen ran with, and what BENCH_ROLE=all starts with).
+# The service's JVM runs with the options a provider's launcher gives it (deploy/dist/lib/java-options.sh);
+# BENCH_SERVICE_JAVA_OPTS replaces them, e.g. "-Xms512m -Xmx512m" (G1 and the heap the rounds before
+# fourteen ran with, and what BENCH_ROLE=all starts with).
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
 # BENCH_FLUSH_DELAY_MICROS=300 makes each commit that waits for the disk wait 300 µs longer, as on a
 # slower disk than the machine's (a cloud volume's flush takes 0.5–2 ms)

@@ -23,6 +23,8 @@ import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.springboot.autoconfig.AxonTimeoutAutoConfiguration;
 import io.chanledger.projections.earnings.EarningsProjection;
 import io.chanledger.projections.readmodel.ReadModels;
+import io.chanledger.api.readmodels.ReadModelProperties;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import javax.sql.DataSource;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.EventProcessingConfiguration;
@@ -100,11 +102,10 @@ class CommandPathSettingsTest extends LedgerIntegrationTest {
 
     @Test
     void theEventStoreKeepsAsManyEventsInMemoryAsTheReadModelsSettingSays(
-            @Autowired org.axonframework.eventsourcing.eventstore.EmbeddedEventStore eventStore,
-            @Autowired io.chanledger.api.readmodels.ReadModelProperties readModels) throws ReflectiveOperationException {
+            @Autowired EmbeddedEventStore eventStore, @Autowired ReadModelProperties readModels)
+            throws ReflectiveOperationException {
         // Axon's default of 10,000 cached events filled a provider's 128 MiB heap under load
-        Field producerField = org.axonframework.eventsourcing.eventstore.EmbeddedEventStore.class
-                .getDeclaredField("producer");
+        Field producerField = EmbeddedEventStore.class.getDeclaredField("producer");
         producerField.setAccessible(true);
         Object producer = producerField.get(eventStore);
         Field cachedEvents = producer.getClass().getDeclaredField("cachedEvents");
