@@ -63,6 +63,30 @@ class LingeringReaderEventStoreTest {
         assertThat(read(1)).containsExactly("payment");
     }
 
+    @Test
+    void aStreamThatFallsFurtherBehindThanTheCacheStillReadsEveryEventInOrder() throws Exception {
+        // the cache the service keeps is small (chan.read-models.cached-events): a processor that
+        // falls behind it reads the store on its own, and must lose nothing on the way out and back
+        store = new LingeringReaderEventStore(EmbeddedEventStore.builder()
+                .storageEngine(new InMemoryEventStorageEngine())
+                .cachedEvents(5)
+                .cleanupDelay(20), Duration.ZERO);
+        stream = store.openStream(null);
+        commit("event 0", false);
+        assertThat(read(1)).containsExactly("event 0");
+
+        List<Object> committed = new ArrayList<>();
+        for (int i = 1; i <= 50; i++) {
+            committed.add("event " + i);
+            commit("event " + i, false);
+        }
+        Thread.sleep(200); // the cleaner, every 20 ms, finds the stream ten times the cache behind
+        assertThat(read(50)).containsExactlyElementsOf(committed);
+
+        commit("event 51", false);
+        assertThat(read(1)).as("back on the shared reader's tail").containsExactly("event 51");
+    }
+
     private void start(Duration linger) throws InterruptedException {
         store = new LingeringReaderEventStore(EmbeddedEventStore.builder()
                 .storageEngine(new InMemoryEventStorageEngine())

@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,10 +20,7 @@ class ProviderJavaOptionsDocsTest {
 
     @Test
     void theDocsQuoteTheProviderLaunchersOptionsAsTheScriptSetsThem() throws IOException {
-        Matcher assignment = Pattern.compile("(?m)^chan_provider_java_opts=\"([^\"]+)\"$")
-                .matcher(Files.readString(OPTIONS));
-        assertThat(assignment.find()).as("%s sets chan_provider_java_opts", OPTIONS).isTrue();
-        String options = assignment.group(1);
+        String options = ProviderJavaOptions.in(OPTIONS);
         assertThat(options).contains("-Xmx");
         for (Path doc : DOCS) {
             // the docs wrap long code spans over lines
