@@ -57,9 +57,7 @@ CHAN_RPC_URL=$rpc node deploy/devnet/deploy.mjs > /dev/null
 
 # The JVM options of the role in $1: its launcher's, unless BENCH_JAVA_OPTS is set.
 role_java_opts() {
-    if [ -n "${BENCH_JAVA_OPTS+set}" ]; then echo "$BENCH_JAVA_OPTS"
-    elif [ "$1" = provider ]; then echo "$chan_provider_java_opts"
-    else echo "$chan_marketplace_java_opts"; fi
+    if [ -n "${BENCH_JAVA_OPTS+set}" ]; then echo "$BENCH_JAVA_OPTS"; else chan_role_java_opts "$1"; fi
 }
 
 # Starts one role alone on the store in $2, timed from launch to health UP; prints the milliseconds.

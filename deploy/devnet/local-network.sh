@@ -119,13 +119,13 @@ await_healthy() {
     exit 1
 }
 
-start_part marketplace "$port" "$public" "${CHAN_JAVA_OPTS-$chan_marketplace_java_opts}" \
+start_part marketplace "$port" "$public" "$(chan_role_java_opts marketplace)" \
     --spring.config.additional-location=file:deploy/devnet/marketplace.yml
 marketplace_pid=${pids%% *}
-start_part chat-provider "$chat_port" "$chat_url" "${CHAN_JAVA_OPTS-$chan_provider_java_opts}" \
+start_part chat-provider "$chat_port" "$chat_url" "$(chan_role_java_opts provider)" \
     --spring.config.additional-location=file:deploy/devnet/providers/chat-provider.yml
 chat_pid=${pids%% *}
-start_part services-provider "$services_port" "$services_url" "${CHAN_JAVA_OPTS-$chan_provider_java_opts}" \
+start_part services-provider "$services_port" "$services_url" "$(chan_role_java_opts provider)" \
     --spring.config.additional-location=file:deploy/devnet/providers/services-provider.yml
 services_pid=${pids%% *}
 await_healthy marketplace "$public" "$marketplace_pid"

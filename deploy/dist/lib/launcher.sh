@@ -43,10 +43,7 @@ esac
 
 # the role's JVM options, unless CHAN_JAVA_OPTS replaces them (lib/java-options.sh)
 . "$chan_home/lib/java-options.sh"
-case "$chan_role" in
-    provider) chan_java_opts=${CHAN_JAVA_OPTS-$chan_provider_java_opts} ;;
-    *) chan_java_opts=${CHAN_JAVA_OPTS-$chan_marketplace_java_opts} ;;
-esac
+chan_java_opts=$(chan_role_java_opts "$chan_role")
 
 # exec: the service is this process, so SIGTERM from systemd or a supervisor reaches the JVM, which
 # stops the service and then its embedded store. The options are split into words on purpose.
