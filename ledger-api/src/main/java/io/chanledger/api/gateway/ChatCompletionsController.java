@@ -199,12 +199,17 @@ class ChatCompletionsController {
                 response);
     }
 
+    /** The X-CHAN-* headers of a paid answer, in the order they are written and kept. */
     private static Map<String, String> answerHeaders(RequestSettlement settlement, BigInteger cost) {
-        Map<String, String> headers = new LinkedHashMap<>(costHeaders(settlement).toSingleValueMap());
+        Map<String, String> headers = LinkedHashMap.newLinkedHashMap(6);
+        headers.put("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
+        headers.put("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
+        headers.put("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
+        headers.put("X-CHAN-Channel", settlement.channelId());
         if (settlement.shortfall()) {
             // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
-            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, cost.toString());
-            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, settlement.charged().toString());
+            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, Uint256.decimal(cost));
+            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, Uint256.decimal(settlement.charged()));
         }
         return headers;
     }
@@ -243,7 +248,6 @@ class ChatCompletionsController {
         return null;
     }
 
-    /** Puts the OpenAI {@code usage} object with the token counts the request was billed on. */
     /**
      * The token counts a whole answer is charged for: the upstream's reported usage, but never
      * more than what the gateway can see was sent and delivered, its own counts of the request's
@@ -264,6 +268,7 @@ class ChatCompletionsController {
         return counted + counted / 4 + 16;
     }
 
+    /** Puts the OpenAI {@code usage} object with the token counts the request was billed on. */
     static void putUsage(ObjectNode body, Upstream.Usage usage) {
         JsonNode existing = body.get("usage");
         ObjectNode target = existing instanceof ObjectNode object ? object : body.putObject("usage");
@@ -352,15 +357,6 @@ class ChatCompletionsController {
         choice.putObject("message").put("role", "assistant").put("content", content);
         choice.put("finish_reason", "stop");
         return body;
-    }
-
-    static HttpHeaders costHeaders(RequestSettlement settlement) {
-        HttpHeaders headers = new HttpHeaders();
-        headers.set("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
-        headers.set("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
-        headers.set("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
-        headers.set("X-CHAN-Channel", settlement.channelId());
-        return headers;
     }
 
     /** A failed upstream call, settled at zero: 504 {@code upstream_timeout} past a deadline, else 502. */

@@ -158,6 +158,33 @@ class OneQueryPerBatchEventStorageEngineTest {
         assertThat(counted).as("one statement for the gaps and what follows them").isEqualTo(1);
     }
 
+    /**
+     * The tokens are built here, not by Axon's engine: gaps are kept before an event younger than
+     * the gap timeout, and none before an older one (no transaction still running can fill them),
+     * from the start of the store and past a token, as Axon's own engine keeps them.
+     */
+    @Test
+    void gapsAreKeptBeforeRecentEventsAndNotBeforeOldOnesAsAxonsOwnEngineKeepsThem() throws SQLException {
+        Instant old = Instant.now().minusMillis(OneQueryPerBatchEventStorageEngine.GAP_TIMEOUT_MILLIS + 60_000);
+        insertAt(3, old);
+        insertAt(6);
+        insertAt(9, old);
+        insertAt(12);
+
+        List<TrackedEventMessage<?>> fromStart = read(engine, null);
+        assertThat(fromStart).extracting(TrackedEventMessage::trackingToken)
+                .containsExactlyElementsOf(read(axonsOwn, null).stream().map(TrackedEventMessage::trackingToken).toList());
+        assertThat(fromStart).extracting(event -> List.copyOf(((GapAwareTrackingToken) event.trackingToken()).getGaps()))
+                .containsExactly(List.of(), List.of(4L, 5L), List.of(), List.of(10L, 11L));
+
+        TrackingToken afterThree = fromStart.getFirst().trackingToken();
+        assertThat(read(engine, afterThree)).extracting(TrackedEventMessage::trackingToken)
+                .containsExactlyElementsOf(read(axonsOwn, afterThree).stream().map(TrackedEventMessage::trackingToken)
+                        .toList());
+        assertThat(fromStart).extracting(TrackedEventMessage::getTimestamp)
+                .containsExactlyElementsOf(read(axonsOwn, null).stream().map(TrackedEventMessage::getTimestamp).toList());
+    }
+
     @Test
     void aFullBatchOfFilledGapsIsFollowedByTheNextBatch() throws SQLException {
         append(1);
@@ -304,6 +331,12 @@ class OneQueryPerBatchEventStorageEngineTest {
 
     /** Stores an event at global index {@code globalIndex}, as a transaction that took that identity would. */
     private void insertAt(long globalIndex) throws SQLException {
+        // now: Axon keeps no gaps before an event older than its gap timeout
+        insertAt(globalIndex, Instant.now());
+    }
+
+    /** As {@link #insertAt(long)}, stored at {@code time}. */
+    private void insertAt(long globalIndex, Instant time) throws SQLException {
         EventSchema schema = new AxonStorageConfiguration().eventSchema();
         try (Connection connection = DriverManager.getConnection(url, TestDatabases.USER, TestDatabases.PASSWORD);
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema.domainEventTable()
@@ -313,8 +346,7 @@ class OneQueryPerBatchEventStorageEngineTest {
             insert.setLong(1, globalIndex);
             insert.setString(2, UUID.randomUUID().toString());
             insert.setString(3, "at-" + globalIndex);
-            // now: Axon keeps no gaps before an event older than its gap timeout
-            insert.setString(4, DateTimeUtils.formatInstant(Instant.now()));
+            insert.setString(4, DateTimeUtils.formatInstant(time));
             insert.executeUpdate();
         }
     }
