@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +62,8 @@ public final class GatewayBench {
      */
     private static final long PER_REQUEST = 1_000;
     private static final boolean HTTP_UPSTREAM = Boolean.parseBoolean(System.getenv("BENCH_HTTP_UPSTREAM"));
-    /** Requests per client in a warm-up round: a few seconds of 16 clients. */
-    private static final int WARM_UP_PER_CLIENT = 500;
+    /** Paid requests, and as many unpaid, at each level in a warm-up round: a few seconds at 16 clients. */
+    private static final int WARM_UP_REQUESTS = 8_000;
     /** Warm-up rounds at most. */
     private static final int MAX_WARM_UP_ROUNDS = 20;
     /** The JIT compilers' share of the service's CPU in a paid warm-up round under which the JIT counts as settled. */
@@ -116,7 +117,8 @@ public final class GatewayBench {
                 args.length > 8 ? Long.parseLong(args[8]) : 100, args[1], args[2], args[3]);
         int perClient = Integer.parseInt(args[6]);
         String jdbc = args[1];
-        bench.warmUp(jdbc, args[2], args[3]);
+        List<Integer> levels = Arrays.stream(args[5].split(",")).map(String::trim).map(Integer::valueOf).toList();
+        bench.warmUp(levels, jdbc, args[2], args[3]);
         System.out.println(HTTP_UPSTREAM ? "flat-priced word-count service (HTTP upstream on loopback): paid "
                 + "through the gateway against the upstream called directly" : "echo chat completions: paid through "
                 + "the gateway against the unpaid echo endpoint");
@@ -127,8 +129,7 @@ public final class GatewayBench {
                 + "| database commits per paid request | errors |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         Map<Integer, List<Map<String, Double>>> threadsByLevel = new LinkedHashMap<>();
-        for (String level : args[5].split(",")) {
-            int clients = Integer.parseInt(level.trim());
+        for (int clients : levels) {
             List<Run> unpaid = new ArrayList<>();
             List<Run> paid = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
@@ -174,27 +175,39 @@ public final class GatewayBench {
     }
 
     /**
-     * Paid and unpaid rounds of 16 clients until the JIT has settled: until the compiler threads
-     * took under {@link #SETTLED_COMPILER_SHARE} of the service's CPU in a paid round, or for
+     * Warm-up rounds until the JIT has settled: each round a paid and an unpaid run at every level
+     * the bench measures, as the measured runs come, until the compiler threads took under
+     * {@link #SETTLED_COMPILER_SHARE} of the service's CPU in every paid run of a round, or for
      * {@link #MAX_WARM_UP_ROUNDS} rounds. A fixed warm-up left the compilers working through the
      * measured runs (a fifth to a third of the service's CPU per paid request in round seven), a
-     * cost a service that has run for a while no longer pays. Once only, when the service's CPU is
-     * not measured. Says how many rounds it took and the compilers' share in the last.
+     * cost a service that has run for a while no longer pays; and a warm-up at another concurrency
+     * than the measured one still left them 0.007–0.028 ms per paid request (round fifteen), the
+     * code compiled again for the measured runs. Once only, when the service's CPU is not measured.
+     * Says how many rounds it took and the compilers' share in the last round's paid runs.
      */
-    private void warmUp(String jdbc, String user, String password) throws Exception {
-        double compilerShare = Double.NaN;
+    private void warmUp(List<Integer> levels, String jdbc, String user, String password) throws Exception {
+        List<String> shares = new ArrayList<>();
+        boolean settled;
         int rounds = 0;
         do {
-            Run paid = run(16, seed(jdbc, user, password, 16), WARM_UP_PER_CLIENT, true);
-            run(16, null, WARM_UP_PER_CLIENT, false);
+            settled = true;
+            shares.clear();
+            for (int clients : levels) {
+                int perClient = Math.max(1, WARM_UP_REQUESTS / clients);
+                Run paid = run(clients, seed(jdbc, user, password, clients), perClient, true);
+                run(clients, null, perClient, false);
+                double compilers = paid.threadCpuMillis().entrySet().stream()
+                        .filter(group -> group.getKey().contains("CompilerThre")).mapToDouble(Map.Entry::getValue)
+                        .sum();
+                double share = compilers / paid.cpuMillis();
+                settled &= share < SETTLED_COMPILER_SHARE;
+                shares.add(Double.isNaN(share) ? "not measured" : "%.1f%% at %d".formatted(share * 100, clients));
+            }
             rounds++;
-            double compilers = paid.threadCpuMillis().entrySet().stream()
-                    .filter(group -> group.getKey().contains("CompilerThre")).mapToDouble(Map.Entry::getValue).sum();
-            compilerShare = compilers / paid.cpuMillis();
-        } while (rounds < MAX_WARM_UP_ROUNDS && compilerShare >= SETTLED_COMPILER_SHARE);
-        System.out.printf("# warm-up: %d rounds of 16 clients × %d paid and unpaid requests; the JIT compilers' share "
-                + "of the service's CPU in the last paid round: %s%n", rounds, WARM_UP_PER_CLIENT,
-                Double.isNaN(compilerShare) ? "not measured" : "%.1f%%".formatted(compilerShare * 100));
+        } while (rounds < MAX_WARM_UP_ROUNDS && !settled && serviceStat != null);
+        System.out.printf("# warm-up: %d rounds of %,d paid and %,d unpaid requests at each level; the JIT compilers' "
+                + "share of the service's CPU in the last round's paid runs: %s%n", rounds, WARM_UP_REQUESTS,
+                WARM_UP_REQUESTS, String.join(", ", shares));
     }
 
     /** CPU ms per request by thread group, the mean of the runs. */
