@@ -3,7 +3,9 @@
 # next to the baseline of the same PostgreSQL: pgbench committing single-row INSERTs of the same
 # size as a VoucherAccepted event, at the same concurrency, in the same run. Modes (BENCH_MODES,
 # default "true false two"): group commit on, off, and two instances with group commit on, behind
-# round-robin on the same database. After each mode, the CPU-seconds the service processes used
+# round-robin on the same database. Each mode warms up in rounds at every level until the JIT
+# compilers settle (under 5% of the service's CPU in a round, 20 rounds at most) and says how many
+# rounds and vouchers that took. After each mode, the CPU-seconds the service processes used
 # (warm-up included) per voucher sent.
 # Usage: deploy/bench/voucher-bench.sh [levels, default 1,16,64] [vouchers per level, default 20000]
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=voucher.jfr,settings=profile
@@ -130,9 +132,9 @@ for mode in $modes; do
         "$urls" "$jdbc" "$pg_user" "$PGPASSWORD" "$levels" "$per_level" "$service_pid $store_pids" "$(getconf CLK_TCK)" \
         | tee "$bench_out"
     ticks=$(( $(cpu_ticks) - ticks_before ))
-    # every voucher sent, the bench's warm-up round (a quarter of a level, at least 1,000) included
-    warm_up=$(( per_level / 4 > 1000 ? per_level / 4 : 1000 ))
-    sent=$(awk -F'|' -v w="$warm_up" '/^\| [0-9]/ {n += $3} END {print n + w}' "$bench_out")
+    # every voucher sent, the bench's warm-up rounds included (it says how many it sent)
+    warm_up=$(sed -n 's/^# warm-up: [0-9]* rounds, \([0-9]*\) vouchers.*/\1/p' "$bench_out")
+    sent=$(awk -F'|' -v w="${warm_up:-0}" '/^\| [0-9]/ {n += $3} END {print n + w}' "$bench_out")
     awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$sent" 'BEGIN {
         printf "\nservice CPU: %.1f s for %d vouchers (warm-up included): %.3f ms per voucher\n", t / hz, n, 1000 * t / hz / n }'
     rm -f "$bench_out"

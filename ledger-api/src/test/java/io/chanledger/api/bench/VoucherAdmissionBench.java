@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,17 @@ public final class VoucherAdmissionBench {
     private static final DigestSigner CONSUMER = TestKeys.wallet("bench-consumer");
     private static final DigestSigner PROVIDER = TestKeys.wallet("bench-provider");
     private static final int CHANNELS = 1_024;
+    /** The JIT compilers' share of the service's CPU in a warm-up round under which the JIT counts as settled. */
+    private static final double SETTLED_COMPILER_SHARE = 0.05;
+    /** Warm-up rounds at most. */
+    private static final int MAX_WARM_UP_ROUNDS = 20;
+    /**
+     * Vouchers a warm-up round sends at a level at least (one client: {@code WARM_UP_LONE_MINIMUM}):
+     * a few seconds, since the compilers work at their own pace, and a round of half a second never
+     * saw their share fall under the settled one.
+     */
+    private static final int WARM_UP_MINIMUM = 10_000;
+    private static final int WARM_UP_LONE_MINIMUM = 1_000;
 
     private final Map<String, Long> nonces = new HashMap<>();
     private final List<String> channels = new ArrayList<>();
@@ -55,13 +67,47 @@ public final class VoucherAdmissionBench {
                 ServiceCpu.of(args.length > 6 ? args[6] : null, args.length > 7 ? Long.parseLong(args[7]) : 100));
         bench.seed(args[1], args[2], args[3]);
         int perLevel = Integer.parseInt(args[5]);
-        bench.run(16, Math.max(1_000, perLevel / 4), false); // warm-up: JIT, caches, connection pools
+        List<Integer> levels = Arrays.stream(args[4].split(",")).map(String::trim).map(Integer::valueOf).toList();
+        bench.warmUp(levels, perLevel);
         System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors | service CPU ms per voucher |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
-        for (String level : args[4].split(",")) {
-            int clients = Integer.parseInt(level.trim());
-            bench.run(clients, clients == 1 ? Math.max(500, perLevel / 10) : perLevel, true);
+        for (int clients : levels) {
+            bench.run(clients, measured(clients, perLevel), true);
         }
+    }
+
+    /** The vouchers a level's measured run sends: fewer at one client, whose vouchers come one at a time. */
+    private static int measured(int clients, int perLevel) {
+        return clients == 1 ? Math.max(500, perLevel / 10) : perLevel;
+    }
+
+    /**
+     * Warm-up rounds, each a quarter of every level's vouchers at that level (at least
+     * {@link #WARM_UP_MINIMUM}), until the JIT has settled: until the compiler threads took under
+     * {@link #SETTLED_COMPILER_SHARE} of the service's CPU in a round, or for
+     * {@link #MAX_WARM_UP_ROUNDS} rounds (once, when the service's CPU is not known). A single round
+     * of a quarter of the vouchers at 16 clients left the compilers using more of the service's CPU
+     * than the requests' threads in the measured run at 64 (BENCHMARKS.md, "Round fifteen"). Also
+     * fills the connection pools and caches.
+     */
+    private void warmUp(List<Integer> levels, int perLevel) throws Exception {
+        double compilerShare;
+        int rounds = 0;
+        long vouchers = 0;
+        do {
+            double cpuBefore = serviceCpu.millis();
+            double compilersBefore = serviceCpu.compilerMillis();
+            for (int clients : levels) {
+                int count = Math.max(clients == 1 ? WARM_UP_LONE_MINIMUM : WARM_UP_MINIMUM, measured(clients, perLevel) / 4);
+                run(clients, count, false);
+                vouchers += count;
+            }
+            compilerShare = (serviceCpu.compilerMillis() - compilersBefore) / (serviceCpu.millis() - cpuBefore);
+            rounds++;
+        } while (serviceCpu.known() && compilerShare >= SETTLED_COMPILER_SHARE && rounds < MAX_WARM_UP_ROUNDS);
+        System.out.printf("# warm-up: %d rounds, %d vouchers (a quarter of each level's at that level, or more); the JIT "
+                + "compilers' share of the service's CPU in the last: %s%n", rounds, vouchers,
+                Double.isNaN(compilerShare) ? "not measured" : "%.1f%%".formatted(compilerShare * 100));
     }
 
     private void seed(String jdbcUrl, String user, String password) throws Exception {

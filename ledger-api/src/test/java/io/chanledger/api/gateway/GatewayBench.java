@@ -197,7 +197,7 @@ public final class GatewayBench {
                 Run paid = run(clients, seed(jdbc, user, password, clients), perClient, true);
                 run(clients, null, perClient, false);
                 double compilers = paid.threadCpuMillis().entrySet().stream()
-                        .filter(group -> group.getKey().contains("CompilerThre")).mapToDouble(Map.Entry::getValue)
+                        .filter(group -> group.getKey().contains(ServiceCpu.COMPILERS)).mapToDouble(Map.Entry::getValue)
                         .sum();
                 double share = compilers / paid.cpuMillis();
                 settled &= share < SETTLED_COMPILER_SHARE;
@@ -291,26 +291,9 @@ public final class GatewayBench {
                 (commits() - commitsBefore) / requestCount, threadCpuMillis);
     }
 
-    /**
-     * User and system clock ticks of the service's threads alive now, by group: the thread's name
-     * ({@code /proc/PID/task/TID/comm}, cut at 15 characters by the kernel) without a trailing number.
-     */
+    /** User and system clock ticks of the service's threads alive now, by group ({@link ServiceCpu#threadTicks}). */
     private Map<String, Long> threadTicks() throws IOException {
-        Map<String, Long> ticks = new TreeMap<>();
-        if (serviceStat == null) {
-            return ticks;
-        }
-        try (var threads = Files.list(serviceStat.resolveSibling("task"))) {
-            for (Path thread : threads.toList()) {
-                try {
-                    String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
-                    ticks.merge(group, ServiceCpu.ownTicks(thread.resolve("stat")), Long::sum);
-                } catch (IOException gone) {
-                    // the thread ended while it was read
-                }
-            }
-        }
-        return ticks;
+        return serviceStat == null ? new TreeMap<>() : ServiceCpu.threadTicks(serviceStat);
     }
 
     /** Transactions the bench database has committed so far (the statistics lag by up to a second). */

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The CPU time the service's processes have used, read from {@code /proc/PID/stat}: benches report
@@ -12,6 +14,9 @@ import java.util.List;
  * who else uses the cores.
  */
 public final class ServiceCpu {
+
+    /** What the JIT compiler threads' names start with ("C2 CompilerThread0", cut at 15 characters). */
+    public static final String COMPILERS = "CompilerThre";
 
     private final List<Path> stats;
     private final long ticksPerSecond;
@@ -42,6 +47,46 @@ public final class ServiceCpu {
             ticks += ticks(stat);
         }
         return ticks * 1000.0 / ticksPerSecond;
+    }
+
+    /**
+     * CPU milliseconds the JIT compiler threads of the service's processes alive now have used so
+     * far; NaN when no process is known.
+     */
+    public double compilerMillis() {
+        if (stats.isEmpty()) {
+            return Double.NaN;
+        }
+        long ticks = 0;
+        for (Path stat : stats) {
+            try {
+                ticks += threadTicks(stat).entrySet().stream().filter(group -> group.getKey().contains(COMPILERS))
+                        .mapToLong(Map.Entry::getValue).sum();
+            } catch (IOException gone) {
+                // the process ended
+            }
+        }
+        return ticks * 1000.0 / ticksPerSecond;
+    }
+
+    /**
+     * User and system clock ticks of a process's threads alive now, by group: the thread's name
+     * ({@code /proc/PID/task/TID/comm}, cut at 15 characters by the kernel) without a trailing
+     * number. {@code processStat} is the process's {@code /proc/PID/stat}.
+     */
+    public static Map<String, Long> threadTicks(Path processStat) throws IOException {
+        Map<String, Long> ticks = new TreeMap<>();
+        try (var threads = Files.list(processStat.resolveSibling("task"))) {
+            for (Path thread : threads.toList()) {
+                try {
+                    String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
+                    ticks.merge(group, ownTicks(thread.resolve("stat")), Long::sum);
+                } catch (IOException gone) {
+                    // the thread ended while it was read
+                }
+            }
+        }
+        return ticks;
     }
 
     /**
