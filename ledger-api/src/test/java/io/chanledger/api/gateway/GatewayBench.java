@@ -181,8 +181,8 @@ public final class GatewayBench {
      * {@link #MAX_WARM_UP_ROUNDS} rounds. A fixed warm-up left the compilers working through the
      * measured runs (a fifth to a third of the service's CPU per paid request in round seven), a
      * cost a service that has run for a while no longer pays; and a warm-up at another concurrency
-     * than the measured one still left them 0.007–0.028 ms per paid request (round fifteen), the
-     * code compiled again for the measured runs. Once only, when the service's CPU is not measured.
+     * than the measured one still left them 0.007–0.028 ms per paid request (round fifteen). Once
+     * only, when the service's CPU is not measured.
      * Says how many rounds it took and the compilers' share in the last round's paid runs.
      */
     private void warmUp(List<Integer> levels, String jdbc, String user, String password) throws Exception {
