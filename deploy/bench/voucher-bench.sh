@@ -78,8 +78,14 @@ start_service() { # port group-commit extra-args...
     service_pid="$service_pid $!"
     for _ in $(seq 1 120); do
         curl -fs "http://127.0.0.1:$service_port/actuator/health" >/dev/null 2>&1 && break
+        kill -0 "${service_pid##* }" 2>/dev/null || break
         sleep 1
     done
+    # a service that did not come up would be measured as a run of errors
+    curl -fs "http://127.0.0.1:$service_port/actuator/health" >/dev/null 2>&1 || {
+        echo "the service on port $service_port did not come up; see /tmp/voucher-bench-service-$service_port.log" >&2
+        exit 1
+    }
     if [ "$store" = embedded ]; then
         echo "start-up: $(( ($(date +%s%N) - began) / 1000000 )) ms to a healthy service"
         if [ -f "$store_dir/postgres/postmaster.pid" ]; then
