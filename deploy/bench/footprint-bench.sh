@@ -15,6 +15,8 @@ cd "$(dirname "$0")/../.."
 . deploy/lib/jdk.sh
 . deploy/lib/node.sh
 . deploy/dist/lib/java-options.sh
+# BENCH_JAVA_OPTS replaces every role's options as CHAN_JAVA_OPTS does for the launchers
+if [ -n "${BENCH_JAVA_OPTS+set}" ]; then export CHAN_JAVA_OPTS=$BENCH_JAVA_OPTS; fi
 chan_select_jdk
 chan_ensure_node_tools
 
@@ -55,10 +57,6 @@ for _ in $(seq 1 60); do
 done
 CHAN_RPC_URL=$rpc node deploy/devnet/deploy.mjs > /dev/null
 
-# The JVM options of the role in $1: its launcher's, unless BENCH_JAVA_OPTS is set.
-role_java_opts() {
-    if [ -n "${BENCH_JAVA_OPTS+set}" ]; then echo "$BENCH_JAVA_OPTS"; else chan_role_java_opts "$1"; fi
-}
 
 # Starts one role alone on the store in $2, timed from launch to health UP; prints the milliseconds.
 timed_start() {
@@ -68,7 +66,7 @@ timed_start() {
     # shellcheck disable=SC2046
     CHAN_RPC_URL=$rpc CHAN_PUBLIC_URL="http://127.0.0.1:$port" CHAN_MARKETPLACE_URL="http://127.0.0.1:$port" \
         UPSTREAM_STUB_URL="http://127.0.0.1:9" \
-        "$JAVA_HOME/bin/java" $(role_java_opts "$name") --enable-native-access=ALL-UNNAMED -jar "$jar" \
+        "$JAVA_HOME/bin/java" $(chan_role_java_opts "$name") --enable-native-access=ALL-UNNAMED -jar "$jar" \
         --spring.profiles.active=devnet --server.port="$port" --chan.embedded-store.directory="$store" \
         --spring.config.additional-location="file:$config" > "$work/$name.log" 2>&1 &
     pid=$!
@@ -94,9 +92,9 @@ pids=
 
 echo "== resident memory after the walkthrough ($rounds rounds) on the local network"
 ready="$work/ready"
-# the local network gives each part its launcher's options unless CHAN_JAVA_OPTS is set
+# the local network gives each part its launcher's options unless CHAN_JAVA_OPTS is set (above)
 PORT=$port ANVIL_PORT=$anvil_port CHAN_SKIP_BUILD=1 CHAN_ADMIN_TOKEN=bench \
-    env ${BENCH_JAVA_OPTS+"CHAN_JAVA_OPTS=$BENCH_JAVA_OPTS"} bash deploy/run.sh --ready-file "$ready" > "$work/network.log" 2>&1 &
+    bash deploy/run.sh --ready-file "$ready" > "$work/network.log" 2>&1 &
 pids="$!"
 for _ in $(seq 1 600); do [ -f "$ready" ] && break; sleep 1; done
 [ -f "$ready" ] || { echo "the local network did not come up" >&2; tail -40 "$work/network.log" >&2; exit 1; }
