@@ -5,19 +5,18 @@ import io.chanledger.api.support.ClosedLoopLoad;
 import io.chanledger.api.support.ServiceCpu;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.time.Duration;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -53,8 +52,12 @@ public final class VoucherAdmissionBench {
 
     private final Map<String, Long> nonces = new HashMap<>();
     private final List<String> channels = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<String> instances;
+    /** Rows of the table printed after the measured runs: where each voucher's CPU and rows went. */
+    private final List<String> details = new ArrayList<>();
+    private String jdbcUrl;
+    private String user;
+    private String password;
     private final ServiceCpu serviceCpu;
 
     private VoucherAdmissionBench(String baseUrls, ServiceCpu serviceCpu) {
@@ -69,11 +72,46 @@ public final class VoucherAdmissionBench {
         int perLevel = Integer.parseInt(args[5]);
         List<Integer> levels = Arrays.stream(args[4].split(",")).map(String::trim).map(Integer::valueOf).toList();
         bench.warmUp(levels, perLevel);
-        System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors | service CPU ms per voucher |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| clients | vouchers | accepted/s | p50 ms | p99 ms | errors | service CPU ms per voucher "
+                + "| PostgreSQL CPU ms per voucher | load generator CPU ms per voucher | machine busy |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int clients : levels) {
             bench.run(clients, measured(clients, perLevel), true);
         }
+        if (bench.serviceCpu.known()) {
+            System.out.println();
+            System.out.println("per voucher of each measured run: the service's threads (groups under 0.005 ms left out), "
+                    + "the database's commits and rows (under 0.001 left out)");
+            System.out.println("| clients | what | per voucher |");
+            System.out.println("|---:|---|---:|");
+            bench.details.forEach(System.out::println);
+        }
+    }
+
+    /**
+     * The bench database's committed transactions, and its tables' rows inserted, updated and
+     * deleted, so far (the statistics the server publishes).
+     */
+    private Map<String, Long> tableRows() throws Exception {
+        Map<String, Long> rows = new TreeMap<>();
+        try (Connection db = DriverManager.getConnection(jdbcUrl, user, password);
+             Statement statement = db.createStatement()) {
+            try (ResultSet row = statement.executeQuery(
+                    "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+                row.next();
+                rows.put("database commits", row.getLong(1));
+            }
+            try (ResultSet row = statement.executeQuery(
+                    "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables")) {
+                while (row.next()) {
+                    rows.put(row.getString(1) + " rows inserted", row.getLong(2));
+                    rows.put(row.getString(1) + " rows updated", row.getLong(3));
+                    rows.put(row.getString(1) + " rows updated in place (HOT: no index touched)", row.getLong(4));
+                    rows.put(row.getString(1) + " rows deleted", row.getLong(5));
+                }
+            }
+        }
+        return rows;
     }
 
     /** The vouchers a level's measured run sends: fewer at one client, whose vouchers come one at a time. */
@@ -111,6 +149,9 @@ public final class VoucherAdmissionBench {
     }
 
     private void seed(String jdbcUrl, String user, String password) throws Exception {
+        this.jdbcUrl = jdbcUrl;
+        this.user = user;
+        this.password = password;
         String sql = "INSERT INTO domain_event_entry (event_identifier, aggregate_identifier, sequence_number, type,"
                 + " time_stamp, payload_type, payload_revision, payload, meta_data) VALUES (?,?,0,'ChannelAggregate',?,"
                 + "'io.chanledger.domain.channel.ChannelOpened',NULL,?,'{}')";
@@ -154,24 +195,48 @@ public final class VoucherAdmissionBench {
             String instance = instances.get((client + urls.get(client).size()) % instances.size());
             urls.get(client).add(instance + "/api/channels/" + channelId + "/vouchers");
         }
-        List<List<HttpRequest>> requests = new ArrayList<>();
+        List<List<ClosedLoopLoad.Request>> requests = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            List<HttpRequest> mine = new ArrayList<>();
+            List<ClosedLoopLoad.Request> mine = new ArrayList<>();
             for (int k = 0; k < bodies.get(c).size(); k++) {
-                mine.add(HttpRequest.newBuilder(URI.create(urls.get(c).get(k)))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(bodies.get(c).get(k))).build());
+                mine.add(ClosedLoopLoad.post(urls.get(c).get(k), bodies.get(c).get(k)));
             }
             requests.add(mine);
         }
         double cpuBefore = serviceCpu.millis();
-        ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
+        Map<String, Long> threadsBefore = report ? serviceCpu.threadTicks() : Map.of();
+        Map<String, Long> tablesBefore = report ? tableRows() : Map.of();
+        long postgresBefore = ServiceCpu.postgresTicks();
+        long loadGeneratorBefore = ServiceCpu.loadGeneratorTicks();
+        long[] machineBefore = ServiceCpu.machineTicks();
+        ClosedLoopLoad.Result result = ClosedLoopLoad.run(requests);
+        long[] machine = ServiceCpu.machineTicks();
+        long loadGenerator = ServiceCpu.loadGeneratorTicks() - loadGeneratorBefore;
         if (report) {
             // what the vouchers left to do in the background (the read models) counts too
             Thread.sleep(1_500);
             double cpuPerVoucher = (serviceCpu.millis() - cpuBefore) / total;
-            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d | %.3f |%n", clients, result.requests(),
-                    result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(), cpuPerVoucher);
+            double postgresPerVoucher = serviceCpu.ticksToMillis(ServiceCpu.postgresTicks() - postgresBefore) / total;
+            double loadGeneratorPerVoucher = serviceCpu.ticksToMillis(loadGenerator) / total;
+            double machineBusy = (double) (machine[0] - machineBefore[0]) / (machine[1] - machineBefore[1]);
+            System.out.printf("| %d | %d | %.0f | %.2f | %.2f | %d | %.3f | %.3f | %.3f | %.0f%% |%n", clients,
+                    result.requests(), result.perSecond(), result.p50Millis(), result.p99Millis(), result.errors(),
+                    cpuPerVoucher, postgresPerVoucher, loadGeneratorPerVoucher, machineBusy * 100);
+            Map<String, Long> threads = serviceCpu.threadTicks();
+            threads.forEach((group, ticks) -> {
+                double perVoucher = serviceCpu.ticksToMillis(ticks - threadsBefore.getOrDefault(group, 0L)) / total;
+                if (perVoucher >= 0.005) {
+                    details.add("| %d | service thread group %s | %.3f ms of CPU |".formatted(clients, group, perVoucher));
+                }
+            });
+            // a database session that has gone idle publishes its statistics within ten seconds
+            Thread.sleep(10_000);
+            tableRows().forEach((counter, rows) -> {
+                double perVoucher = (double) (rows - tablesBefore.getOrDefault(counter, 0L)) / total;
+                if (perVoucher >= 0.001) {
+                    details.add("| %d | %s | %.3f |".formatted(clients, counter, perVoucher));
+                }
+            });
         }
     }
 

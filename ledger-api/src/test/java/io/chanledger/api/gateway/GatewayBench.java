@@ -6,17 +6,12 @@ import io.chanledger.api.support.ServiceCpu;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,8 +64,6 @@ public final class GatewayBench {
     /** The JIT compilers' share of the service's CPU in a paid warm-up round under which the JIT counts as settled. */
     private static final double SETTLED_COMPILER_SHARE = 0.05;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
     private final String provider;
     /** /proc/PID/stat of the service, to read its CPU time; null when not given. */
@@ -252,20 +245,16 @@ public final class GatewayBench {
 
     /** Each client sends {@code perClient} requests, paid on its own channel or unpaid when channels is null. */
     private Run run(int clients, List<String> channels, int perClient, boolean paid) throws Exception {
-        List<List<HttpRequest>> requests = new ArrayList<>();
+        List<List<ClosedLoopLoad.Request>> requests = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            List<HttpRequest> mine = new ArrayList<>(perClient);
+            List<ClosedLoopLoad.Request> mine = new ArrayList<>(perClient);
             for (int n = 1; n <= perClient; n++) {
                 String unpaidPath = HTTP_UPSTREAM ? "/demo/word-count" : "/echo/v1/chat/completions";
                 String body = !HTTP_UPSTREAM ? BODY : paid ? SERVICE_BODY : SERVICE_PARAMETERS;
-                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl
-                                + (paid ? "/v1/chat/completions" : unpaidPath)))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-                if (paid) {
-                    request.header("X-CHAN-Voucher", Channels.voucherJson(CONSUMER, channels.get(c),
-                            n * PER_REQUEST, n));
-                }
-                mine.add(request.build());
+                mine.add(paid
+                        ? ClosedLoopLoad.post(baseUrl + "/v1/chat/completions", body, "X-CHAN-Voucher",
+                                Channels.voucherJson(CONSUMER, channels.get(c), n * PER_REQUEST, n))
+                        : ClosedLoopLoad.post(baseUrl + unpaidPath, body));
             }
             requests.add(mine);
         }
@@ -274,7 +263,7 @@ public final class GatewayBench {
         long commitsBefore = commits();
         long databaseTicksBefore = databaseTicks();
         Map<String, Long> threadTicksBefore = threadTicks();
-        ClosedLoopLoad.Result result = ClosedLoopLoad.run(http, requests);
+        ClosedLoopLoad.Result result = ClosedLoopLoad.run(requests);
         // what the requests left to do in the background (the read models) counts too; the database
         // publishes its statistics within a second
         Thread.sleep(1_500);
@@ -310,26 +299,7 @@ public final class GatewayBench {
      * in {@code /proc/PID/comm}); 0 when the service's CPU is not measured here.
      */
     private long databaseTicks() throws IOException {
-        return serviceStat == null ? 0 : databaseServerTicks();
-    }
-
-    /** User and system clock ticks of the database server's processes alive now. */
-    static long databaseServerTicks() throws IOException {
-        long ticks = 0;
-        try (var processes = Files.list(Path.of("/proc"))) {
-            for (Path process : processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .toList()) {
-                try {
-                    if (!Files.readString(process.resolve("comm")).strip().equals("postgres")) {
-                        continue;
-                    }
-                    ticks += ServiceCpu.ownTicks(process.resolve("stat"));
-                } catch (IOException gone) {
-                    // the process ended while it was read
-                }
-            }
-        }
-        return ticks;
+        return serviceStat == null ? 0 : ServiceCpu.postgresTicks();
     }
 
     /** The write-ahead log flushes of the database server so far (PostgreSQL 14 and later). */

@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import io.chanledger.api.config.DeferredCommitDataSource;
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.support.ServiceCpu;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -284,12 +285,12 @@ final class PaidRequestDatabaseFloor {
             }));
         }
         Thread.sleep(LOAD_WARM_UP_NANOS / 1_000_000);
-        long ticksBefore = GatewayBench.databaseServerTicks();
+        long ticksBefore = ServiceCpu.postgresTicks();
         long started = System.nanoTime();
         measuring.set(true);
         written.await();
         double seconds = (System.nanoTime() - started) / 1e9;
-        long ticks = GatewayBench.databaseServerTicks() - ticksBefore;
+        long ticks = ServiceCpu.postgresTicks() - ticksBefore;
         read.countDown();
         for (Thread writer : writers) {
             writer.join();

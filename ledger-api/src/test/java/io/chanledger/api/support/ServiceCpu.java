@@ -33,6 +33,11 @@ public final class ServiceCpu {
         return new ServiceCpu(stats, ticksPerSecond);
     }
 
+    /** Clock ticks of {@code /proc} as milliseconds. */
+    public double ticksToMillis(long ticks) {
+        return ticks * 1000.0 / ticksPerSecond;
+    }
+
     public boolean known() {
         return !stats.isEmpty();
     }
@@ -69,6 +74,19 @@ public final class ServiceCpu {
         return ticks * 1000.0 / ticksPerSecond;
     }
 
+    /** User and system clock ticks of the service's threads alive now, by group, summed over its processes. */
+    public Map<String, Long> threadTicks() {
+        Map<String, Long> ticks = new TreeMap<>();
+        for (Path stat : stats) {
+            try {
+                threadTicks(stat).forEach((group, t) -> ticks.merge(group, t, Long::sum));
+            } catch (IOException gone) {
+                // the process ended
+            }
+        }
+        return ticks;
+    }
+
     /**
      * User and system clock ticks of a process's threads alive now, by group: the thread's name
      * ({@code /proc/PID/task/TID/comm}, cut at 15 characters by the kernel) without a trailing
@@ -87,6 +105,47 @@ public final class ServiceCpu {
             }
         }
         return ticks;
+    }
+
+    /**
+     * User and system clock ticks of the database server's processes alive now ({@code postgres} in
+     * {@code /proc/PID/comm}), whoever started them, with those of their children that ended: a
+     * connection's process that exits counts in the server's once the server has reaped it.
+     */
+    public static long postgresTicks() throws IOException {
+        long ticks = 0;
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .toList()) {
+                try {
+                    if (Files.readString(process.resolve("comm")).strip().equals("postgres")) {
+                        ticks += ticks(process.resolve("stat"));
+                    }
+                } catch (IOException gone) {
+                    // the process ended while it was read
+                }
+            }
+        }
+        return ticks;
+    }
+
+    /** User and system clock ticks this process (the load generator) has used so far. */
+    public static long loadGeneratorTicks() throws IOException {
+        return ownTicks(Path.of("/proc/self/stat"));
+    }
+
+    /**
+     * The machine's clock ticks so far, all cores: {@code [busy, all]}, from the first line of
+     * {@code /proc/stat} (idle and waiting for the disk count as not busy).
+     */
+    public static long[] machineTicks() throws IOException {
+        String[] fields = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
+        long all = 0;
+        for (int i = 1; i < Math.min(fields.length, 9); i++) {
+            all += Long.parseLong(fields[i]);
+        }
+        long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+        return new long[] {all - idle, all};
     }
 
     /**
