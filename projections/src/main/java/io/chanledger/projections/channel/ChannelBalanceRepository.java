@@ -17,6 +17,7 @@ import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,14 +43,17 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
      * How one column is typed, bound, copied and spelled in the checksum: the one place a value of
      * each type is written, so that a new field of {@link ChannelState} is one line of {@link #COLUMNS_OF}.
      */
+    /** A column's SQL type, and the JDBC type its values are bound with ({@link #bind}). */
     private enum Type {
-        TEXT("VARCHAR"), UINT("NUMERIC(78, 0)"), LONG("BIGINT"), BOOLEAN("BOOLEAN"),
-        TIMESTAMP("TIMESTAMP WITH TIME ZONE");
+        TEXT("VARCHAR", Types.VARCHAR), UINT("NUMERIC(78, 0)", Types.NUMERIC), LONG("BIGINT", Types.BIGINT),
+        BOOLEAN("BOOLEAN", Types.BOOLEAN), TIMESTAMP("TIMESTAMP WITH TIME ZONE", Types.TIMESTAMP_WITH_TIMEZONE);
 
         private final String sql;
+        private final int jdbc;
 
-        Type(String sql) {
+        Type(String sql, int jdbc) {
             this.sql = sql;
+            this.jdbc = jdbc;
         }
     }
 
@@ -80,7 +84,7 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
             new Column("last_activity", Type.TIMESTAMP, ChannelBalance::lastActivity),
             new Column("last_sequence", Type.LONG, ChannelBalance::lastSequence));
     private static final List<MultiRow.Column> TYPED_COLUMNS = COLUMNS_OF.stream()
-            .map(c -> new MultiRow.Column(c.name(), c.type().sql)).toList();
+            .map(c -> new MultiRow.Column(c.name(), c.type().sql, c.type().jdbc)).toList();
     private static final List<String> COLUMN_NAMES = COLUMNS_OF.stream().map(Column::name).toList();
     private static final String COLUMNS = String.join(", ", COLUMN_NAMES);
     private static final String AT_RISK = "status <> 'closed' AND claimable > 0 AND expiry <= ?";
@@ -125,7 +129,9 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     @Override
     public void updateAll(List<ChannelBalance> rows) {
         for (List<ChannelBalance> chunk : MultiRow.chunks(rows)) {
-            jdbc.update(MultiRow.update("channel_balance", TYPED_COLUMNS, chunk.size()), statement -> bind(statement, chunk));
+            int statementRows = MultiRow.statementRows(chunk.size());
+            jdbc.update(MultiRow.update("channel_balance", TYPED_COLUMNS, statementRows), statement -> MultiRow.bindPadding(
+                    statement, TYPED_COLUMNS, bind(statement, chunk), statementRows - chunk.size()));
         }
     }
 
@@ -228,7 +234,8 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     }
 
     /** Every row's columns in {@link #COLUMNS_OF} order, one row after the other. */
-    private static void bind(PreparedStatement s, List<ChannelBalance> rows) throws SQLException {
+    /** Binds {@code rows} from the first parameter on; returns the parameter after them. */
+    private static int bind(PreparedStatement s, List<ChannelBalance> rows) throws SQLException {
         int i = 1;
         for (ChannelBalance row : rows) {
             for (Column column : COLUMNS_OF) {
@@ -243,6 +250,7 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
                 i++;
             }
         }
+        return i;
     }
 
     /** A row's columns in {@link #COLUMNS_OF} order, as a line of COPY text. */
