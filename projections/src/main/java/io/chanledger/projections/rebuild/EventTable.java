@@ -1,6 +1,7 @@
 package io.chanledger.projections.rebuild;
 
 import io.chanledger.domain.channel.ChannelEvent;
+import io.chanledger.projections.readmodel.MultiRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -164,20 +165,32 @@ public class EventTable {
     /**
      * The last sequence number of each of {@code aggregateIds} (null for one without events). One
      * correlated max() per aggregate: PostgreSQL answers each from the end of the (aggregate,
-     * sequence) index, however long the aggregate's history.
+     * sequence) index, however long the aggregate's history. The identifiers go in lists of a power
+     * of two, the last repeated to fill one ({@link MultiRow#statementRows}): a group commit asks
+     * this for every batch, of any size, and a statement the database has seen before is planned
+     * once, where a new one is parsed and planned each time.
      */
     public Map<String, Long> lastSequences(List<String> aggregateIds) {
-        StringBuilder sql = new StringBuilder("SELECT ids.id, (SELECT MAX(e.sequence_number) FROM " + TABLE + " e"
-                + " WHERE e.aggregate_identifier = ids.id) FROM (VALUES ");
-        for (int i = 0; i < aggregateIds.size(); i++) {
-            sql.append(i == 0 ? "(CAST(? AS VARCHAR(255)))" : ", (?)");
-        }
-        sql.append(") AS ids(id)");
         Map<String, Long> latest = new HashMap<>();
-        jdbc.query(sql.toString(), row -> {
-            long sequence = row.getLong(2);
-            latest.put(row.getString(1), row.wasNull() ? null : sequence);
-        }, aggregateIds.toArray());
+        for (List<String> chunk : MultiRow.chunks(aggregateIds)) {
+            List<String> ids = new ArrayList<>(chunk);
+            int rows = MultiRow.statementRows(ids.size());
+            while (ids.size() < rows) {
+                ids.add(ids.getLast());
+            }
+            StringBuilder sql = new StringBuilder("SELECT ids.id, (SELECT MAX(e.sequence_number) FROM " + TABLE
+                    + " e WHERE e.aggregate_identifier = ids.id) FROM (VALUES ");
+            for (int i = 0; i < rows; i++) {
+                sql.append(i == 0 ? "(CAST(? AS VARCHAR(255)))" : ", (?)");
+            }
+            sql.append(") AS ids(id)");
+            jdbc.query(sql.toString(), row -> {
+                String id = row.getString(1);
+                long sequence = row.getLong(2);
+                // wasNull() answers for the column read last
+                latest.put(id, row.wasNull() ? null : sequence);
+            }, ids.toArray());
+        }
         return latest;
     }
 
