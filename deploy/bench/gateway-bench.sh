@@ -22,6 +22,7 @@
 # BENCH_SERVICE_JAVA_OPTS replaces them, e.g. "-Xms512m -Xmx512m" (G1 and the heap the rounds before
 # fourteen ran with, and what BENCH_ROLE=all starts with).
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=gateway.jfr,settings=profile
+# BENCH_JAR measures another build's jar (the bench's own classes stay this tree's).
 # BENCH_FLUSH_DELAY_MICROS=300 makes each commit that waits for the disk wait 300 µs longer, as on a
 # slower disk than the machine's (a cloud volume's flush takes 0.5–2 ms)
 set -euo pipefail
@@ -82,7 +83,7 @@ fi
 # the options are split into words on purpose
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" $service_java_opts ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
-    -jar ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar --spring.profiles.active=postgres --chan.role="$role" \
+    -jar "${BENCH_JAR:-ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar}" --spring.profiles.active=postgres --chan.role="$role" \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
     --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
