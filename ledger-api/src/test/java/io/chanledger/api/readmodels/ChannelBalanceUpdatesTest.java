@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -35,11 +34,8 @@ class ChannelBalanceUpdatesTest {
 
     @Test
     void batchesOfAnySizeUpdateExactlyTheirRowsThroughOneStatementTheDatabasePreparesOnce() {
-        String url = TestDatabases.recreate("chan_balance_updates");
-        Flyway.configure().dataSource(url, TestDatabases.USER, TestDatabases.PASSWORD)
-                .locations(RoleMigrations.CORE, RoleMigrations.CHAIN, RoleMigrations.CHANNELS).load().migrate();
-        SingleConnectionDataSource connection = new SingleConnectionDataSource(url, TestDatabases.USER,
-                TestDatabases.PASSWORD, true);
+        SingleConnectionDataSource connection = TestDatabases.migratedConnection("chan_balance_updates",
+                RoleMigrations.CORE, RoleMigrations.CHAIN, RoleMigrations.CHANNELS);
         try {
             JdbcTemplate jdbc = new JdbcTemplate(connection);
             jdbc.update("INSERT INTO channel_balance (channel_id, consumer, provider, deposit, expiry, status, provisional,"
@@ -71,11 +67,8 @@ class ChannelBalanceUpdatesTest {
             // one MERGE prepared on the server, run by every batch from the threshold on: with a
             // statement per size there would be none (no size comes five times), and a parameter
             // whose type changed between batches would have made the driver prepare another
-            List<Map<String, Object>> prepared = jdbc.queryForList("SELECT generic_plans + custom_plans AS runs"
-                    + " FROM pg_prepared_statements WHERE statement LIKE 'MERGE INTO channel_balance%'");
-            assertThat(prepared).hasSize(1);
-            assertThat(((Number) prepared.getFirst().get("runs")).longValue())
-                    .isEqualTo(BATCHES.size() - PREPARE_THRESHOLD + 1);
+            assertThat(TestDatabases.preparedStatementRuns(jdbc, "MERGE INTO channel_balance%"))
+                    .containsExactly((long) BATCHES.size() - PREPARE_THRESHOLD + 1);
         } finally {
             connection.destroy();
         }

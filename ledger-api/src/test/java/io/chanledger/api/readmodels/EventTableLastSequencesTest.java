@@ -8,7 +8,6 @@ import io.chanledger.projections.rebuild.EventTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -25,11 +24,8 @@ class EventTableLastSequencesTest {
 
     @Test
     void everyChannelsLastSequenceForAnyNumberOfChannelsThroughStatementsTheDatabasePreparesOnce() {
-        String url = TestDatabases.recreate("chan_last_sequences");
-        Flyway.configure().dataSource(url, TestDatabases.USER, TestDatabases.PASSWORD)
-                .locations(RoleMigrations.CORE).load().migrate();
-        SingleConnectionDataSource connection = new SingleConnectionDataSource(url, TestDatabases.USER,
-                TestDatabases.PASSWORD, true);
+        SingleConnectionDataSource connection = TestDatabases.migratedConnection("chan_last_sequences",
+                RoleMigrations.CORE);
         try {
             JdbcTemplate jdbc = new JdbcTemplate(connection);
             // channel n has events 0 … n % 7 (none when n % 7 is 6, as a channel unknown to the store)
@@ -55,12 +51,9 @@ class EventTableLastSequencesTest {
                 assertThat(batch).hasSize(size);
                 batch.forEach((id, sequence) -> assertThat(sequence).as(id).isEqualTo(latest.get(id)));
             }
-            List<Map<String, Object>> prepared = jdbc.queryForList("SELECT generic_plans + custom_plans AS runs"
-                    + " FROM pg_prepared_statements WHERE statement LIKE 'SELECT ids.id%' AND statement LIKE '%($8)%'"
-                    + " AND statement NOT LIKE '%($9)%'");
-            assertThat(prepared).hasSize(1);
-            assertThat(((Number) prepared.getFirst().get("runs")).longValue())
-                    .isEqualTo(batches.size() - PREPARE_THRESHOLD + 1);
+            // the statement for eight channels: its last parameter is $8
+            assertThat(TestDatabases.preparedStatementRuns(jdbc, "SELECT ids.id%($8)) AS ids(id)"))
+                    .containsExactly((long) batches.size() - PREPARE_THRESHOLD + 1);
         } finally {
             connection.destroy();
         }

@@ -5,10 +5,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * Creates the PostgreSQL databases the tests run on, afresh for every test run. The server comes
@@ -46,6 +49,26 @@ public final class TestDatabases {
                     + "(run them through the README's test command, which starts it): " + e.getMessage(), e);
         }
         return url(name);
+    }
+
+    /**
+     * A fresh database {@code baseName} migrated with Flyway's {@code locations}, on one connection
+     * the caller closes ({@code destroy()}): what is prepared on it stays in PostgreSQL's
+     * {@code pg_prepared_statements} for the connection's own queries ({@link #preparedStatementRuns}).
+     */
+    public static SingleConnectionDataSource migratedConnection(String baseName, String... locations) {
+        String url = recreate(baseName);
+        Flyway.configure().dataSource(url, USER, PASSWORD).locations(locations).load().migrate();
+        return new SingleConnectionDataSource(url, USER, PASSWORD, true);
+    }
+
+    /**
+     * How often each statement prepared on the server on {@code jdbc}'s connection whose text is
+     * {@code LIKE textPattern} has run since it was prepared; one entry per statement.
+     */
+    public static List<Long> preparedStatementRuns(JdbcTemplate jdbc, String textPattern) {
+        return jdbc.queryForList("SELECT generic_plans + custom_plans FROM pg_prepared_statements"
+                + " WHERE statement LIKE ?", Long.class, textPattern);
     }
 
     /**
