@@ -168,32 +168,6 @@ INSERT INTO baseline_event (aggregate_identifier, sequence_number, payload) VALU
 SQL
 echo
 echo "## baseline: pgbench, one ${#payload}-byte row per commit"
-echo "| clients | commits/s | PostgreSQL CPU ms per commit | pgbench CPU ms per commit | machine busy |"
-echo "|---:|---:|---:|---:|---:|"
-postgres_ticks() { # the database server's processes alive now and their children that ended (pgbench's connections)
-    { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '$2 == "(postgres)" {t += $14 + $15 + $16 + $17} END {print t + 0}'
-}
-machine_ticks() { # busy and all clock ticks of all cores so far
-    head -n 1 /proc/stat | awk '{print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}'
-}
-hz=$(getconf CLK_TCK)
-for clients in ${levels//,/ }; do
-    jobs=$(( clients < 2 ? 1 : 2 ))
-    pg_before=$(postgres_ticks)
-    read -r busy_before all_before < <(machine_ticks)
-    timing=$(mktemp)
-    report=$(mktemp)
-    { TIMEFORMAT='%U %S'; time pgbench -n -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" \
-        -c "$clients" -j "$jobs" -T 15 -f "$script" "$db" >"$report" 2>/dev/null; } 2>"$timing"
-    sleep 1 # until the server has reaped the connections' processes, whose time is then its own
-    read -r busy all < <(machine_ticks)
-    pg_ticks=$(( $(postgres_ticks) - pg_before ))
-    awk -v c="$clients" -v pg="$pg_ticks" -v hz="$hz" -v b=$((busy - busy_before)) -v a=$((all - all_before)) \
-        -v own="$(cat "$timing")" '
-        /^tps = / {tps = $3}
-        /^number of transactions actually processed: / {n = $NF}
-        END { split(own, t, " ")
-            printf "| %s | %.0f | %.3f | %.3f | %.0f%% |\n", c, tps, 1000 * pg / hz / n, 1000 * (t[1] + t[2]) / n, 100 * b / a }' "$report"
-    rm -f "$timing" "$report"
-done
+"$JAVA_HOME/bin/java" -cp "$bench_cp" io.chanledger.api.bench.PgbenchBaseline "$levels" "$(getconf CLK_TCK)" -n \
+    -h "$CHAN_TEST_PG_HOST" -p "$CHAN_TEST_PG_PORT" -U "$pg_user" -T 15 -f "$script" "$db"
 rm -f "$script"

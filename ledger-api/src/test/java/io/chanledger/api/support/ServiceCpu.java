@@ -51,7 +51,7 @@ public final class ServiceCpu {
         for (Path stat : stats) {
             ticks += ticks(stat);
         }
-        return ticks * 1000.0 / ticksPerSecond;
+        return ticksToMillis(ticks);
     }
 
     /**
@@ -71,7 +71,7 @@ public final class ServiceCpu {
                 // the process ended
             }
         }
-        return ticks * 1000.0 / ticksPerSecond;
+        return ticksToMillis(ticks);
     }
 
     /** User and system clock ticks of the service's threads alive now, by group, summed over its processes. */
@@ -127,6 +127,15 @@ public final class ServiceCpu {
             }
         }
         return ticks;
+    }
+
+    /**
+     * User and system clock ticks of this process's children that ended and were waited for (fields
+     * 16 and 17 of {@code /proc/self/stat}): a command the bench ran to its end.
+     */
+    public static long endedChildrenTicks() throws IOException {
+        String[] fields = fieldsAfterName(Path.of("/proc/self/stat"));
+        return Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
     }
 
     /** User and system clock ticks this process (the load generator) has used so far. */

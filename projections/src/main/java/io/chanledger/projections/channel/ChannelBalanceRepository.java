@@ -42,8 +42,8 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     /**
      * How one column is typed, bound, copied and spelled in the checksum: the one place a value of
      * each type is written, so that a new field of {@link ChannelState} is one line of {@link #COLUMNS_OF}.
+     * Its JDBC type is the one its values are bound with ({@link #bind}), and a padding row's too.
      */
-    /** A column's SQL type, and the JDBC type its values are bound with ({@link #bind}). */
     private enum Type {
         TEXT("VARCHAR", Types.VARCHAR), UINT("NUMERIC(78, 0)", Types.NUMERIC), LONG("BIGINT", Types.BIGINT),
         BOOLEAN("BOOLEAN", Types.BOOLEAN), TIMESTAMP("TIMESTAMP WITH TIME ZONE", Types.TIMESTAMP_WITH_TIMEZONE);
@@ -233,8 +233,10 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
         return TableChecksum.line(COLUMNS_OF.stream().map(c -> c.value().apply(b)).toArray());
     }
 
-    /** Every row's columns in {@link #COLUMNS_OF} order, one row after the other. */
-    /** Binds {@code rows} from the first parameter on; returns the parameter after them. */
+    /**
+     * Every row's columns in {@link #COLUMNS_OF} order, one row after the other, from the first
+     * parameter on; returns the parameter after them.
+     */
     private static int bind(PreparedStatement s, List<ChannelBalance> rows) throws SQLException {
         int i = 1;
         for (ChannelBalance row : rows) {

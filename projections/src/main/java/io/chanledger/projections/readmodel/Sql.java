@@ -18,9 +18,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /** JDBC conversions shared by the read-model repositories; the SQL runs on PostgreSQL, and on H2 in handler tests. */
 public final class Sql {
 
-    /** Keys per {@code IN (...)} list: far below PostgreSQL's 32767 bind parameters. */
-    public static final int IN_LIST_SIZE = 1_000;
-
     private Sql() {
     }
 
@@ -68,16 +65,18 @@ public final class Sql {
     }
 
     /**
-     * {@code keys} in lists of at most {@link #IN_LIST_SIZE}, each padded (by repeating its last
-     * key) to one of a few fixed lengths, so that the database sees a few statements again and
-     * again, which it plans once, rather than a new statement for every batch.
+     * {@code keys} in lists of at most {@link MultiRow#ROWS_PER_STATEMENT}, each padded (by
+     * repeating its last key) to a power of two ({@link MultiRow#statementRows}), so that the
+     * database sees a few statements again and again, which it plans once, rather than a new
+     * statement for every batch. For statements whose answer a repeated key does not change: an
+     * {@code IN} list, or a {@code VALUES} list of keys looked up one by one.
      */
     public static List<List<String>> inLists(Collection<String> keys) {
         List<String> all = new ArrayList<>(keys);
         List<List<String>> lists = new ArrayList<>();
-        for (int from = 0; from < all.size(); from += IN_LIST_SIZE) {
-            List<String> list = new ArrayList<>(all.subList(from, Math.min(all.size(), from + IN_LIST_SIZE)));
-            int length = list.size() <= 16 ? 16 : list.size() <= 128 ? 128 : IN_LIST_SIZE;
+        for (List<String> chunk : MultiRow.chunks(all)) {
+            List<String> list = new ArrayList<>(chunk);
+            int length = MultiRow.statementRows(list.size());
             while (list.size() < length) {
                 list.add(list.getLast());
             }

@@ -1,7 +1,7 @@
 package io.chanledger.projections.rebuild;
 
 import io.chanledger.domain.channel.ChannelEvent;
-import io.chanledger.projections.readmodel.MultiRow;
+import io.chanledger.projections.readmodel.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -165,22 +165,16 @@ public class EventTable {
     /**
      * The last sequence number of each of {@code aggregateIds} (null for one without events). One
      * correlated max() per aggregate: PostgreSQL answers each from the end of the (aggregate,
-     * sequence) index, however long the aggregate's history. The identifiers go in lists of a power
-     * of two, the last repeated to fill one ({@link MultiRow#statementRows}): a group commit asks
-     * this for every batch, of any size, and a statement the database has seen before is planned
-     * once, where a new one is parsed and planned each time.
+     * sequence) index, however long the aggregate's history. The identifiers go in padded lists
+     * ({@link Sql#inLists}): a group commit asks this for every batch, of any size, and a statement
+     * the database has seen before is planned once, where a new one is parsed and planned each time.
      */
     public Map<String, Long> lastSequences(List<String> aggregateIds) {
         Map<String, Long> latest = new HashMap<>();
-        for (List<String> chunk : MultiRow.chunks(aggregateIds)) {
-            List<String> ids = new ArrayList<>(chunk);
-            int rows = MultiRow.statementRows(ids.size());
-            while (ids.size() < rows) {
-                ids.add(ids.getLast());
-            }
+        for (List<String> ids : Sql.inLists(aggregateIds)) {
             StringBuilder sql = new StringBuilder("SELECT ids.id, (SELECT MAX(e.sequence_number) FROM " + TABLE
                     + " e WHERE e.aggregate_identifier = ids.id) FROM (VALUES ");
-            for (int i = 0; i < rows; i++) {
+            for (int i = 0; i < ids.size(); i++) {
                 sql.append(i == 0 ? "(CAST(? AS VARCHAR(255)))" : ", (?)");
             }
             sql.append(") AS ids(id)");
