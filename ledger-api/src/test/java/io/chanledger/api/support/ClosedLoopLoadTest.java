@@ -3,9 +3,13 @@ package io.chanledger.api.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +86,62 @@ class ClosedLoopLoadTest {
             assertThat(received.get("c" + c)).containsExactlyElementsOf(expected);
         }
         assertThat(connectionsClosed.get()).isEqualTo(40);
+    }
+
+    /**
+     * An answer with neither a length nor chunks ends with its connection (as an HTTP/1.0 server
+     * answers): read to that end, and the client's next request goes on a new connection. The
+     * JDK's test server always frames its answers, so this server is a socket that answers one
+     * request per connection.
+     */
+    @Test
+    void anAnswerWithoutFramingIsReadToTheConnectionsEndAndTheNextRequestReconnects() throws Exception {
+        List<String> bodies = new ArrayList<>();
+        AtomicInteger connections = new AtomicInteger();
+        try (ServerSocket unframed = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread serving = Thread.ofPlatform().daemon().start(() -> {
+                while (!unframed.isClosed()) {
+                    try (Socket socket = unframed.accept()) {
+                        connections.incrementAndGet();
+                        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                                StandardCharsets.ISO_8859_1));
+                        int length = 0;
+                        for (String header = in.readLine(); !header.isEmpty(); header = in.readLine()) {
+                            if (header.toLowerCase().startsWith("content-length:")) {
+                                length = Integer.parseInt(header.substring(15).strip());
+                            }
+                        }
+                        char[] body = new char[length];
+                        for (int read = 0; read < length; ) {
+                            read += in.read(body, read, length - read);
+                        }
+                        bodies.add(new String(body));
+                        String status = bodies.size() % 3 == 0 ? "402 Payment Required" : "200 OK";
+                        OutputStream out = socket.getOutputStream();
+                        // an answer longer than the generator's read buffer, so it takes several reads
+                        out.write(("HTTP/1.1 " + status + "\r\nContent-Type: text/plain\r\n\r\n"
+                                + "x".repeat(10_000)).getBytes(StandardCharsets.ISO_8859_1));
+                    } catch (IOException closed) {
+                        // the test is over
+                    }
+                }
+            });
+            String base = "http://127.0.0.1:" + unframed.getLocalPort();
+            List<ClosedLoopLoad.Request> mine = new ArrayList<>();
+            for (int n = 0; n < 9; n++) {
+                mine.add(ClosedLoopLoad.post(base + "/unframed", "{\"n\":" + n + "}"));
+            }
+
+            ClosedLoopLoad.Result result = ClosedLoopLoad.run(List.of(mine));
+
+            assertThat(result.requests()).isEqualTo(9);
+            assertThat(result.errors()).isEqualTo(3);
+            assertThat(connections.get()).isEqualTo(9);
+            assertThat(bodies).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}",
+                    "{\"n\":5}", "{\"n\":6}", "{\"n\":7}", "{\"n\":8}");
+            unframed.close();
+            serving.join(5_000);
+        }
     }
 
     @Test
