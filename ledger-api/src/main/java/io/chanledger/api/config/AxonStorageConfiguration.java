@@ -4,6 +4,7 @@ import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
 import io.chanledger.api.readmodels.ReadModelProperties;
 import io.chanledger.domain.storage.EventStoreMapper;
+import java.time.Duration;
 import java.util.List;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -35,6 +36,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 public class AxonStorageConfiguration {
+
+    /**
+     * How often the event store's reader reads with no commit of this process to wake it: the
+     * events other instances commit reach this one's processors within it. Axon's default.
+     */
+    static final Duration READER_FETCH_DELAY = Duration.ofSeconds(1);
 
     @Bean
     @Primary
@@ -75,9 +82,9 @@ public class AxonStorageConfiguration {
                                   ReadModelProperties readModels) {
         return new LingeringReaderEventStore(EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
-                .cachedEvents(readModels.cachedEvents())
                 .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
-                .spanFactory(configuration.getComponent(EventBusSpanFactory.class)), readModels.batchLinger());
+                .spanFactory(configuration.getComponent(EventBusSpanFactory.class)),
+                readModels.cachedEvents(), READER_FETCH_DELAY, readModels.batchLinger());
     }
 
     @Bean

@@ -7,14 +7,17 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
+import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
- * Axon's embedded event store, whose shared reader (the one query every tracking processor's
- * events come from) is woken once per read models' linger for the payment path's commits, not
- * after each of them.
+ * Axon's embedded event store, whose processors follow the store through an {@link EventTail}
+ * (one reader for all of them, and the newest events in a ring the collector can free) instead of
+ * Axon's own cache, and whose reader is woken once per read models' linger for the payment path's
+ * commits, not after each of them.
  *
  * <p>Axon wakes the reader right after every commit. A lone agent's paid request commits twice
  * (its hold and its charge), so the reader queried the store twice per request, and each query
@@ -35,13 +38,19 @@ public final class LingeringReaderEventStore extends EmbeddedEventStore {
 
     private static final String PAYMENT_COMMIT = LingeringReaderEventStore.class.getName() + ".paymentCommit";
 
+    private final EventTail tail;
     private final long lingerNanos;
     private final ScheduledExecutorService wakeUps;
     /** A wake-up is scheduled and has not started: a commit seeing it needs none of its own. */
     private final AtomicBoolean wakeUpDue = new AtomicBoolean();
 
-    LingeringReaderEventStore(Builder builder, Duration linger) {
+    /**
+     * {@code cachedEvents}: the newest events kept for the processors; {@code fetchDelay}: how often
+     * the reader reads with no commit of this process to wake it (for other instances' events).
+     */
+    LingeringReaderEventStore(Builder builder, int cachedEvents, Duration fetchDelay, Duration linger) {
         super(builder);
+        this.tail = new EventTail(storageEngine(), cachedEvents, fetchDelay);
         this.lingerNanos = linger.toNanos();
         this.wakeUps = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("event-reader-wake-up").daemon().factory());
@@ -52,17 +61,28 @@ public final class LingeringReaderEventStore extends EmbeddedEventStore {
         unitOfWork.root().resources().put(PAYMENT_COMMIT, Boolean.TRUE);
     }
 
+    /** The store's events after {@code trackingToken}, as {@link EventTail} streams them. */
+    @Override
+    public TrackingEventStream openStream(TrackingToken trackingToken) {
+        return tail.open(trackingToken);
+    }
+
+    /** The most events kept in memory for the processors. */
+    int cachedEvents() {
+        return tail.capacity();
+    }
+
     @Override
     protected void afterCommit(List<? extends EventMessage<?>> events) {
         if (lingerNanos == 0 || !isPaymentCommit()) {
-            super.afterCommit(events);
+            tail.wake();
             return;
         }
         if (wakeUpDue.compareAndSet(false, true)) {
             wakeUps.schedule(() -> {
                 // cleared before the reader reads: a commit after this schedules a wake-up of its own
                 wakeUpDue.set(false);
-                super.afterCommit(events);
+                tail.wake();
             }, lingerNanos, TimeUnit.NANOSECONDS);
         }
     }
@@ -74,6 +94,7 @@ public final class LingeringReaderEventStore extends EmbeddedEventStore {
     @Override
     public void shutDown() {
         wakeUps.shutdownNow();
+        tail.close();
         super.shutDown();
     }
 }

@@ -25,7 +25,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param rebuildRowsInMemory channel rows a replay's rebuild keeps in memory (the most recently
  *        touched); older ones are written while it goes on (about 1 KiB of heap each)
  * @param rebuildRowsPerWrite rows a rebuild writes per transaction
- * @param cachedEvents the newest events the event store's reader keeps in memory, which the
+ * @param cachedEvents the newest events the event store's reader keeps in memory (the ring of
+ *        {@code EventTail}), which the
  *        processors that keep up read without a query of their own; one that falls further behind
  *        reads from the store until it catches up. Each cached event lives as long as it is cached,
  *        about 2 KiB of heap (its stored bytes, metadata and deserialized payload): with Axon's

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class LingeringReaderEventStoreTest {
 
-    private static final long READER_LOOKS_EVERY_MILLIS = 60_000;
+    private static final Duration READER_LOOKS_EVERY = Duration.ofMinutes(1);
 
     private LingeringReaderEventStore store;
     private BlockingStream<TrackedEventMessage<?>> stream;
@@ -68,9 +68,7 @@ class LingeringReaderEventStoreTest {
         // the cache the service keeps is small (chan.read-models.cached-events): a processor that
         // falls behind it reads the store on its own, and must lose nothing on the way out and back
         store = new LingeringReaderEventStore(EmbeddedEventStore.builder()
-                .storageEngine(new InMemoryEventStorageEngine())
-                .cachedEvents(5)
-                .cleanupDelay(20), Duration.ZERO);
+                .storageEngine(new InMemoryEventStorageEngine()), 5, READER_LOOKS_EVERY, Duration.ZERO);
         stream = store.openStream(null);
         commit("event 0", false);
         assertThat(read(1)).containsExactly("event 0");
@@ -80,7 +78,6 @@ class LingeringReaderEventStoreTest {
             committed.add("event " + i);
             commit("event " + i, false);
         }
-        Thread.sleep(200); // the cleaner, every 20 ms, finds the stream ten times the cache behind
         assertThat(read(50)).containsExactlyElementsOf(committed);
 
         commit("event 51", false);
@@ -89,8 +86,7 @@ class LingeringReaderEventStoreTest {
 
     private void start(Duration linger) throws InterruptedException {
         store = new LingeringReaderEventStore(EmbeddedEventStore.builder()
-                .storageEngine(new InMemoryEventStorageEngine())
-                .fetchDelay(READER_LOOKS_EVERY_MILLIS), linger);
+                .storageEngine(new InMemoryEventStorageEngine()), 2_000, READER_LOOKS_EVERY, linger);
         stream = store.openStream(null);
         // the reader's first look, at the empty store, done before anything is committed
         assertThat(stream.hasNextAvailable(500, TimeUnit.MILLISECONDS)).isFalse();

@@ -1,0 +1,203 @@
+package io.chanledger.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericTrackedEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.DomainEventStream;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link EventTail}: streams that follow the store read every event once and in order, from one
+ * reader's queries while they keep up and from their own when they start behind; the reader reads
+ * on its own what no commit of this process woke it for; and an event that left the ring is held
+ * by nothing the tail keeps.
+ */
+class EventTailTest {
+
+    private final CountingStorage storage = new CountingStorage();
+    private final List<TrackingEventStream> streams = new ArrayList<>();
+    private EventTail tail;
+
+    @AfterEach
+    void close() {
+        streams.forEach(TrackingEventStream::close);
+        tail.close();
+    }
+
+    @Test
+    void twoStreamsReadEveryEventInOrderFromTheOneReadersQueries() throws Exception {
+        tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
+        TrackingEventStream first = open(null);
+        TrackingEventStream second = open(null);
+        // each reads the empty store on its own once, and then follows the ring
+        assertThat(first.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(second.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        int readsBefore = storage.reads.get();
+
+        for (int batch = 0; batch < 10; batch++) {
+            List<Object> committed = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                committed.add("event " + (batch * 10 + i));
+                storage.append(committed.getLast());
+            }
+            tail.wake();
+
+            assertThat(read(first, 10)).containsExactlyElementsOf(committed);
+            assertThat(read(second, 10)).containsExactlyElementsOf(committed);
+        }
+        // the reader's query for each wake-up (one more when a wake-up comes while it still reads),
+        // none of the streams' own: reading on their own, they would have queried 20 times more
+        assertThat(storage.reads.get() - readsBefore).isBetween(10, 11);
+    }
+
+    @Test
+    void aStreamFromAnEarlierTokenReadsTheStoreOnItsOwnThenFollowsTheRing() throws Exception {
+        tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
+        List<Object> committed = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            committed.add("event " + i);
+            storage.append(committed.getLast());
+        }
+        TrackingEventStream first = open(null);
+        List<TrackedEventMessage<?>> firstRead = readEvents(first, 50);
+        assertThat(first.hasNextAvailable(200, TimeUnit.MILLISECONDS)).as("all there is, read").isFalse();
+        TrackingToken afterTwenty = firstRead.get(19).trackingToken();
+
+        TrackingEventStream later = open(afterTwenty);
+        assertThat(read(later, 30)).containsExactlyElementsOf(committed.subList(20, 50));
+        assertThat(later.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        int readsBefore = storage.reads.get();
+
+        storage.append("event 50");
+        tail.wake();
+        assertThat(read(first, 1)).containsExactly("event 50");
+        assertThat(read(later, 1)).containsExactly("event 50");
+        assertThat(storage.reads.get() - readsBefore).as("the reader's query alone").isEqualTo(1);
+    }
+
+    @Test
+    void eventsNoCommitOfThisProcessWokeTheReaderForAreReadWithinTheFetchDelay() throws Exception {
+        tail = new EventTail(storage, 2_000, Duration.ofMillis(100));
+        TrackingEventStream stream = open(null);
+        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+
+        storage.append("committed by another instance");
+
+        assertThat(read(stream, 1)).containsExactly("committed by another instance");
+    }
+
+    @Test
+    void anEventThatLeftTheRingIsHeldByNothingTheTailKeeps() throws Exception {
+        tail = new EventTail(storage, 4, Duration.ofMinutes(1));
+        TrackingEventStream stream = open(null);
+        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        List<WeakReference<Object>> read = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            storage.append("event " + i);
+            tail.wake();
+            assertThat(stream.hasNextAvailable(10, TimeUnit.SECONDS)).isTrue();
+            read.add(new WeakReference<>(stream.nextAvailable()));
+        }
+
+        for (int attempt = 0; attempt < 20 && read.get(95).get() != null; attempt++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertThat(read.subList(0, 96)).allSatisfy(event -> assertThat(event.get()).isNull());
+        assertThat(read.subList(96, 100)).as("the ring's four").allSatisfy(event -> assertThat(event.get()).isNotNull());
+    }
+
+    private TrackingEventStream open(TrackingToken token) {
+        TrackingEventStream stream = tail.open(token);
+        streams.add(stream);
+        return stream;
+    }
+
+    private static List<Object> read(TrackingEventStream stream, int count) throws InterruptedException {
+        return readEvents(stream, count).stream().map(event -> (Object) event.getPayload()).toList();
+    }
+
+    /** The next {@code count} events, each waited for at most 10 s. */
+    private static List<TrackedEventMessage<?>> readEvents(TrackingEventStream stream, int count)
+            throws InterruptedException {
+        List<TrackedEventMessage<?>> events = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            assertThat(stream.hasNextAvailable(10, TimeUnit.SECONDS)).as("event %d read", i + 1).isTrue();
+            events.add(stream.nextAvailable());
+        }
+        return events;
+    }
+
+    /**
+     * An in-memory store that counts the queries of its events, and hands out a new message for
+     * every event read, as a database's store does (the in-memory one hands out the messages it keeps).
+     */
+    private static final class CountingStorage implements EventStorageEngine {
+
+        private final InMemoryEventStorageEngine events = new InMemoryEventStorageEngine();
+        private final AtomicInteger reads = new AtomicInteger();
+
+        void append(Object payload) {
+            events.appendEvents(GenericEventMessage.asEventMessage(payload));
+        }
+
+        @Override
+        public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
+            reads.incrementAndGet();
+            return events.readEvents(trackingToken, mayBlock).map(event -> new GenericTrackedEventMessage<>(
+                    event.trackingToken(), new GenericEventMessage<>(event.getIdentifier(), event.getPayload(),
+                    event.getMetaData(), event.getTimestamp())));
+        }
+
+        @Override
+        public void appendEvents(List<? extends EventMessage<?>> appended) {
+            events.appendEvents(appended);
+        }
+
+        @Override
+        public void storeSnapshot(DomainEventMessage<?> snapshot) {
+            events.storeSnapshot(snapshot);
+        }
+
+        @Override
+        public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
+            return events.readEvents(aggregateIdentifier, firstSequenceNumber);
+        }
+
+        @Override
+        public java.util.Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
+            return events.readSnapshot(aggregateIdentifier);
+        }
+
+        @Override
+        public TrackingToken createTailToken() {
+            return events.createTailToken();
+        }
+
+        @Override
+        public TrackingToken createHeadToken() {
+            return events.createHeadToken();
+        }
+
+        @Override
+        public TrackingToken createTokenAt(java.time.Instant dateTime) {
+            return events.createTokenAt(dateTime);
+        }
+    }
+}
