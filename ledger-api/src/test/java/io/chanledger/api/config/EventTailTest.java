@@ -9,16 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.GenericTrackedEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.eventsourcing.eventstore.DomainEventStream;
-import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
-import org.axonframework.eventhandling.DomainEventMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -149,58 +145,22 @@ class EventTailTest {
      * streams' own (made by the threads that read the streams), and hands out a new message for
      * every event read, as a database's store does (the in-memory one hands out the messages it keeps).
      */
-    private static final class CountingStorage implements EventStorageEngine {
+    private static final class CountingStorage extends InMemoryEventStorageEngine {
 
-        private final InMemoryEventStorageEngine events = new InMemoryEventStorageEngine();
         private final AtomicInteger readerReads = new AtomicInteger();
         private final AtomicInteger ownReads = new AtomicInteger();
 
         void append(Object payload) {
-            events.appendEvents(GenericEventMessage.asEventMessage(payload));
+            appendEvents(GenericEventMessage.asEventMessage(payload));
         }
 
         @Override
         public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
             (Thread.currentThread().getName().equals("event-store-reader") ? readerReads : ownReads)
                     .incrementAndGet();
-            return events.readEvents(trackingToken, mayBlock).map(event -> new GenericTrackedEventMessage<>(
+            return super.readEvents(trackingToken, mayBlock).map(event -> new GenericTrackedEventMessage<>(
                     event.trackingToken(), new GenericEventMessage<>(event.getIdentifier(), event.getPayload(),
                     event.getMetaData(), event.getTimestamp())));
-        }
-
-        @Override
-        public void appendEvents(List<? extends EventMessage<?>> appended) {
-            events.appendEvents(appended);
-        }
-
-        @Override
-        public void storeSnapshot(DomainEventMessage<?> snapshot) {
-            events.storeSnapshot(snapshot);
-        }
-
-        @Override
-        public DomainEventStream readEvents(String aggregateIdentifier, long firstSequenceNumber) {
-            return events.readEvents(aggregateIdentifier, firstSequenceNumber);
-        }
-
-        @Override
-        public java.util.Optional<DomainEventMessage<?>> readSnapshot(String aggregateIdentifier) {
-            return events.readSnapshot(aggregateIdentifier);
-        }
-
-        @Override
-        public TrackingToken createTailToken() {
-            return events.createTailToken();
-        }
-
-        @Override
-        public TrackingToken createHeadToken() {
-            return events.createHeadToken();
-        }
-
-        @Override
-        public TrackingToken createTokenAt(java.time.Instant dateTime) {
-            return events.createTokenAt(dateTime);
         }
     }
 }
