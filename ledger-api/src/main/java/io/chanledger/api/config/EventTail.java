@@ -200,7 +200,8 @@ final class EventTail implements AutoCloseable {
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
         /** The next event of its own reading, read and not taken yet. */
         private TrackedEventMessage<?> ownPeeked;
-        private boolean streamClosed;
+        /** Set by {@link #close}, which may come from another thread than the one reading. */
+        private volatile boolean streamClosed;
 
         Follower(TrackingToken from) {
             this.lastToken = from;
