@@ -226,11 +226,9 @@ final class EventTail implements AutoCloseable {
         @Override
         public TrackedEventMessage<?> nextAvailable() throws InterruptedException {
             TrackedEventMessage<?> event = available(Long.MAX_VALUE);
-            while (event == null) {
-                if (streamClosed || isClosed()) {
-                    throw new IllegalStateException("the event stream is closed");
-                }
-                event = available(Long.MAX_VALUE);
+            if (event == null) {
+                // with no deadline, none comes only once the stream or the tail is closed
+                throw new IllegalStateException("the event stream is closed");
             }
             lastToken = event.trackingToken();
             if (next >= 0) {
@@ -262,7 +260,7 @@ final class EventTail implements AutoCloseable {
                         } else if (next <= newest) {
                             return slot(next).event();
                         } else {
-                            long left = deadline == Long.MAX_VALUE ? fetchDelayNanos : deadline - System.nanoTime();
+                            long left = nanosLeft(deadline);
                             if (left <= 0 || closed) {
                                 return null;
                             }
@@ -295,7 +293,7 @@ final class EventTail implements AutoCloseable {
                         log.debug("a stream follows the store's reader from {}", lastToken);
                         continue;
                     }
-                    long left = deadline == Long.MAX_VALUE ? fetchDelayNanos : deadline - System.nanoTime();
+                    long left = nanosLeft(deadline);
                     if (left <= 0 || closed) {
                         return null;
                     }
@@ -306,6 +304,11 @@ final class EventTail implements AutoCloseable {
                 }
             }
             return null;
+        }
+
+        /** What is left of the wait until {@code deadline}; with none, one fetch delay at a time. */
+        private long nanosLeft(long deadline) {
+            return deadline == Long.MAX_VALUE ? fetchDelayNanos : deadline - System.nanoTime();
         }
 
         /**

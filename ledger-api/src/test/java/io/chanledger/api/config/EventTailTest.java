@@ -6,6 +6,7 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -117,6 +118,30 @@ class EventTailTest {
         }
         assertThat(read.subList(0, 96)).allSatisfy(event -> assertThat(event.get()).isNull());
         assertThat(read.subList(96, 100)).as("the ring's four").allSatisfy(event -> assertThat(event.get()).isNotNull());
+    }
+
+    @Test
+    void aStreamWaitingForAnEventIsReleasedWhenTheTailCloses() throws Exception {
+        tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
+        TrackingEventStream stream = open(null);
+        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        CompletableFuture<Throwable> waiting = new CompletableFuture<>();
+        Thread reading = Thread.ofPlatform().start(() -> {
+            try {
+                stream.nextAvailable();
+                waiting.complete(null);
+            } catch (Throwable e) {
+                waiting.complete(e);
+            }
+        });
+        Thread.sleep(200);
+        assertThat(waiting).as("still waiting for an event").isNotDone();
+
+        tail.close();
+
+        // a processor shutting down gets an answer, not a thread waiting for good
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+        reading.join(5_000);
     }
 
     private TrackingEventStream open(TrackingToken token) {

@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -98,7 +99,7 @@ class ClosedLoopLoadTest {
     void anAnswerWithoutFramingIsReadToTheConnectionsEndAndTheNextRequestReconnects() throws Exception {
         List<String> bodies = new ArrayList<>();
         AtomicInteger connections = new AtomicInteger();
-        try (ServerSocket unframed = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket unframed = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread serving = Thread.ofPlatform().daemon().start(() -> {
                 while (!unframed.isClosed()) {
                     try (Socket socket = unframed.accept()) {
