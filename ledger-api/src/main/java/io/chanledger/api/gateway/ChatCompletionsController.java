@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.channels.command.VoucherJson;
+import io.chanledger.api.http.HotPathJson;
 import io.chanledger.domain.channel.RequestSettlement;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import io.chanledger.domain.money.Uint256;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -25,8 +30,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -85,10 +88,20 @@ class ChatCompletionsController {
         this.answers = answers;
     }
 
+    /**
+     * The voucher header and the body are read from the request itself, not resolved by Spring MVC
+     * (its header arguments go through the conversion service, its bodies through the message
+     * converters, for every paid request); the annotations describe the exchange to OpenAPI as the
+     * resolved arguments did. The body is read first, as argument resolution read it.
+     */
     @PostMapping("/v1/chat/completions")
-    void complete(@RequestHeader(name = VOUCHER_HEADER, required = false) String voucherHeader,
-                  @RequestBody(required = false) byte[] body, HttpServletRequest request,
-                  HttpServletResponse response) throws IOException {
+    @Parameter(in = ParameterIn.HEADER, name = VOUCHER_HEADER, schema = @Schema(type = "string"))
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "string", format = "byte")))
+    void complete(@Parameter(hidden = true) HttpServletRequest request,
+                  @Parameter(hidden = true) HttpServletResponse response) throws IOException {
+        byte[] body = HotPathJson.bodyBytes(request);
+        String voucherHeader = request.getHeader(VOUCHER_HEADER);
         if (voucherHeader == null || voucherHeader.isBlank()) {
             metrics.request("voucher_required");
             throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required",

@@ -1,6 +1,11 @@
 package io.chanledger.api.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.http.HotPathJson;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,7 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -32,10 +36,13 @@ class EchoEndpointController {
         this.json = json;
     }
 
+    /** The body is read as the paid endpoint reads it, so that the two differ by payment alone. */
     @PostMapping("/echo/v1/chat/completions")
-    ResponseEntity<Object> complete(@RequestBody(required = false) byte[] body, HttpServletResponse response)
-            throws IOException {
-        ChatRequest chat = ChatRequest.parse(body, json);
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "string", format = "byte")))
+    ResponseEntity<Object> complete(@Parameter(hidden = true) HttpServletRequest request,
+                                    @Parameter(hidden = true) HttpServletResponse response) throws IOException {
+        ChatRequest chat = ChatRequest.parse(HotPathJson.bodyBytes(request), json);
         if (!chat.stream()) {
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(echo.complete(chat).body());
         }
