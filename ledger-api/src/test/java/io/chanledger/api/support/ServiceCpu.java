@@ -17,6 +17,13 @@ public final class ServiceCpu {
 
     /** What the JIT compiler threads' names start with ("C2 CompilerThread0", cut at 15 characters). */
     public static final String COMPILERS = "CompilerThre";
+    /** Whether {@code group} names the JIT compilers' threads' ticks (their kernel part left out). */
+    public static boolean compilers(String group) {
+        return group.contains(COMPILERS) && !group.endsWith(KERNEL_SUFFIX);
+    }
+
+    /** Ends the name of a thread group's entry in {@link #threadTicks} that holds its system ticks alone. */
+    public static final String KERNEL_SUFFIX = " (kernel)";
 
     private final List<Path> stats;
     private final long ticksPerSecond;
@@ -65,7 +72,7 @@ public final class ServiceCpu {
         long ticks = 0;
         for (Path stat : stats) {
             try {
-                ticks += threadTicks(stat).entrySet().stream().filter(group -> group.getKey().contains(COMPILERS))
+                ticks += threadTicks(stat).entrySet().stream().filter(group -> compilers(group.getKey()))
                         .mapToLong(Map.Entry::getValue).sum();
             } catch (IOException gone) {
                 // the process ended
@@ -90,7 +97,10 @@ public final class ServiceCpu {
     /**
      * User and system clock ticks of a process's threads alive now, by group: the thread's name
      * ({@code /proc/PID/task/TID/comm}, cut at 15 characters by the kernel) without a trailing
-     * number. {@code processStat} is the process's {@code /proc/PID/stat}.
+     * number. Each group's system ticks alone are there too, under its name and
+     * {@link #KERNEL_SUFFIX}: what its threads spent in the kernel (sockets, waking each other),
+     * which a Java profiler's samples do not show. {@code processStat} is the process's
+     * {@code /proc/PID/stat}.
      */
     public static Map<String, Long> threadTicks(Path processStat) throws IOException {
         Map<String, Long> ticks = new TreeMap<>();
@@ -98,7 +108,10 @@ public final class ServiceCpu {
             for (Path thread : threads.toList()) {
                 try {
                     String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
-                    ticks.merge(group, ownTicks(thread.resolve("stat")), Long::sum);
+                    String[] fields = fieldsAfterName(thread.resolve("stat"));
+                    long system = Long.parseLong(fields[12]);
+                    ticks.merge(group, Long.parseLong(fields[11]) + system, Long::sum);
+                    ticks.merge(group + KERNEL_SUFFIX, system, Long::sum);
                 } catch (IOException gone) {
                     // the thread ended while it was read
                 }
