@@ -27,9 +27,12 @@ class CloseTest extends ContractTestSupport {
     void cannotCloseBeforeExpiry() {
         OpenedChannel channel = openChannel(DEPOSIT, ONE_DAY);
         assertReverts(() -> DEVNET.close(CONSUMER, channel.channelId()), "NotExpired");
+        // the block the close would go into is stamped a second before the expiry; a block mined at
+        // that time first would leave the close's own block to the wall clock, past the expiry once
+        // a second has turned in between
         DEVNET.setNextBlockTimestamp(channel.expiry().longValueExact() - 1);
-        DEVNET.mine();
         assertReverts(() -> DEVNET.close(CONSUMER, channel.channelId()), "NotExpired");
+        DEVNET.mine(); // the timestamp set is used by a block of its own, not by the next test's
     }
 
     @Test
