@@ -3,8 +3,8 @@
 # profile, no chain) next to the same requests to the unpaid echo endpoint of the same process,
 # at each concurrency, in the same run; the overhead of payment as a ratio. Besides the service's
 # CPU per request: the database server's CPU and the bench database's commits per paid request,
-# and the service's CPU by thread group, unpaid next to paid (read from /proc: run it on the
-# database's machine). It warms up until the JIT compilers settle, in rounds of paid and unpaid runs
+# and the service's CPU by thread group, unpaid next to paid, each group's kernel time also apart
+# (read from /proc: run it on the database's machine). It warms up until the JIT compilers settle, in rounds of paid and unpaid runs
 # at each level it measures (settled: under 5% of the service's CPU in every paid run of a round, 20
 # rounds at most), and says how many rounds that took. Last, the database
 # floor of a lone paid request: the statements of its two commits sent straight to the database
