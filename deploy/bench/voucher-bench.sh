@@ -8,8 +8,9 @@
 # rounds and vouchers that took. Each measured level reports, per voucher, the CPU of the service,
 # of PostgreSQL's processes and of the load generator, and how busy the machine's cores were; then
 # the service's thread groups (each group's kernel time also apart) and the database's commits and
-# rows. The baseline reports the same for pgbench: PostgreSQL's CPU and pgbench's own per commit, and the machine's busy share. After
-# each mode, the CPU-seconds the service processes used (warm-up included) per voucher sent.
+# rows. The baseline reports the same for pgbench: PostgreSQL's CPU and pgbench's own per commit,
+# and the machine's busy share. After each mode, the CPU-seconds the service processes used (warm-up
+# included) per voucher sent.
 # Usage: deploy/bench/voucher-bench.sh [levels, default 1,16,64] [vouchers per level, default 20000]
 # BENCH_JAVA_OPTS adds JVM options to the service, e.g. -XX:StartFlightRecording=filename=voucher.jfr,settings=profile
 # BENCH_STORE=embedded measures the default profile instead: the service on its embedded store (a fresh
