@@ -152,6 +152,23 @@ class BadInputTest extends LedgerIntegrationTest {
         }
     }
 
+    /**
+     * The chat endpoints read their bodies themselves: a declared length and a chunked body, each
+     * larger than one read of the connector's buffer, are read whole, to the same tokens.
+     */
+    @Test
+    void aChatBodyUnderTheLimitIsReadWholeWhetherItsLengthIsDeclaredOrNot() {
+        String body = "{\"model\":\"echo-1\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "word ".repeat(6_000) + "\"}]}";
+        int[] promptTokens = new int[2];
+        for (int chunked = 0; chunked < 2; chunked++) {
+            Http.Reply reply = Http.send(post("/echo/v1/chat/completions", "application/json", body, chunked == 1));
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            promptTokens[chunked] = reply.json().path("usage").path("prompt_tokens").asInt();
+        }
+        assertThat(promptTokens[0]).isGreaterThanOrEqualTo(6_000).isEqualTo(promptTokens[1]);
+    }
+
     private HttpRequest.Builder post(String path, String contentType, String body) {
         return post(path, contentType, body, false);
     }
