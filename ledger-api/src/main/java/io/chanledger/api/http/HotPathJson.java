@@ -61,7 +61,7 @@ public final class HotPathJson<T> {
         try {
             // a declared length is read into an array of that length, as the converters read it:
             // read to its end, a body of a few hundred bytes took a buffer of the stream's default
-            // size (16 KiB), a fifth of all a paid request allocated (BENCHMARKS.md, "Round eighteen")
+            // size (16 KiB), a sixth of all the service allocated (BENCHMARKS.md, "Round eighteen")
             long declared = request.getContentLengthLong();
             body = declared >= 0 && declared <= Integer.MAX_VALUE
                     ? request.getInputStream().readNBytes((int) declared)
