@@ -4,9 +4,9 @@
 # at each concurrency, in the same run; the overhead of payment as a ratio. Besides the service's
 # CPU per request: the database server's CPU and the bench database's commits per paid request,
 # and the service's CPU by thread group, unpaid next to paid, each group's kernel time also apart
-# (read from /proc: run it on the database's machine). It warms up until the JIT compilers settle, in rounds of paid and unpaid runs
-# at each level it measures (settled: under 5% of the service's CPU in every paid run of a round, 20
-# rounds at most), and says how many rounds that took. Last, the database
+# (read from /proc: run it on the database's machine). It warms up until the JIT compilers settle,
+# in rounds of paid and unpaid runs at each level it measures (settled: under 5% of the service's
+# CPU in every paid run of a round, 20 rounds at most), and says how many rounds that took. Last, the database
 # floor of a lone paid request: the statements of its two commits sent straight to the database
 # from one client, with no service in between, back to back and then 1 ms apart as a lone agent's
 # requests come; and the database's CPU per paid request for the rows paid requests under load

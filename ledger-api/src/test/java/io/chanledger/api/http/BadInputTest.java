@@ -127,14 +127,22 @@ class BadInputTest extends LedgerIntegrationTest {
         int timeout = connector.getConnectionTimeout();
         connector.setConnectionTimeout(1_000);
         RawHttp.Reply reply;
+        RawHttp.Reply chat;
         try {
             reply = quietly(() -> RawHttp.exchange(port, "POST /api/channels/" + SOME_CHANNEL + "/vouchers HTTP/1.1"
                     + "\r\nContent-Type: application/json\r\nContent-Length: 100", "{\"amount\":"));
+            // the paid endpoint reads its body itself, before it looks at the voucher: a voucher it
+            // would refuse at once is never reached, so nothing is held or charged for the request
+            chat = quietly(() -> RawHttp.exchange(port, "POST /v1/chat/completions HTTP/1.1"
+                    + "\r\nContent-Type: application/json\r\nX-CHAN-Voucher: {}\r\nContent-Length: 100",
+                    "{\"model\":"));
         } finally {
             connector.setConnectionTimeout(timeout);
         }
 
         assertProblem(reply.status(), reply.contentType(), reply.body(), 408, "request_timeout");
+        assertOpenAiError(chat.status(), chat.contentType(), chat.header("X-CHAN-Error"), chat.body(), 408,
+                "request_timeout");
     }
 
     @Test

@@ -17,11 +17,6 @@ public final class ServiceCpu {
 
     /** What the JIT compiler threads' names start with ("C2 CompilerThread0", cut at 15 characters). */
     public static final String COMPILERS = "CompilerThre";
-    /** Whether {@code group} names the JIT compilers' threads' ticks (their kernel part left out). */
-    public static boolean compilers(String group) {
-        return group.contains(COMPILERS) && !group.endsWith(KERNEL_SUFFIX);
-    }
-
     /** Ends the name of a thread group's entry in {@link #threadTicks} that holds its system ticks alone. */
     public static final String KERNEL_SUFFIX = " (kernel)";
 
@@ -108,10 +103,9 @@ public final class ServiceCpu {
             for (Path thread : threads.toList()) {
                 try {
                     String group = Files.readString(thread.resolve("comm")).strip().replaceAll("[-#_ ]*\\d+$", "");
-                    String[] fields = fieldsAfterName(thread.resolve("stat"));
-                    long system = Long.parseLong(fields[12]);
-                    ticks.merge(group, Long.parseLong(fields[11]) + system, Long::sum);
-                    ticks.merge(group + KERNEL_SUFFIX, system, Long::sum);
+                    long[] userAndSystem = userAndSystemTicks(thread.resolve("stat"));
+                    ticks.merge(group, userAndSystem[0] + userAndSystem[1], Long::sum);
+                    ticks.merge(group + KERNEL_SUFFIX, userAndSystem[1], Long::sum);
                 } catch (IOException gone) {
                     // the thread ended while it was read
                 }
@@ -192,8 +186,19 @@ public final class ServiceCpu {
      * (fields 14 and 15 of {@code /proc/PID/stat} or {@code /proc/PID/task/TID/stat}).
      */
     public static long ownTicks(Path stat) throws IOException {
+        long[] userAndSystem = userAndSystemTicks(stat);
+        return userAndSystem[0] + userAndSystem[1];
+    }
+
+    /** Whether {@code group}, an entry of {@link #threadTicks}, is the JIT compilers' (their kernel part left out). */
+    public static boolean compilers(String group) {
+        return group.contains(COMPILERS) && !group.endsWith(KERNEL_SUFFIX);
+    }
+
+    /** {@code [user, system]} clock ticks of one process or thread (fields 14 and 15 of its stat). */
+    private static long[] userAndSystemTicks(Path stat) throws IOException {
         String[] fields = fieldsAfterName(stat);
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return new long[] {Long.parseLong(fields[11]), Long.parseLong(fields[12])};
     }
 
     /** The fields after "pid (comm) ": the name may hold spaces and parentheses, so it ends at the last ')'. */
