@@ -11,6 +11,7 @@ import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingModule;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
@@ -146,6 +147,15 @@ public class AxonStorageConfiguration {
                 .schema(schema)
                 .contentType(String.class)
                 .build();
+    }
+
+    /**
+     * Axon's event processing module with the read models' processors invoking their handlers
+     * through {@link ResetSupportReadOnce}; Axon's auto-configuration steps back for it.
+     */
+    @Bean
+    EventProcessingModule eventProcessingModule() {
+        return new ProcessorModule();
     }
 
     /**
