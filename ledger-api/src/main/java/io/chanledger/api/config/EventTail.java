@@ -1,17 +1,27 @@
 package io.chanledger.api.config;
 
+import io.chanledger.domain.channel.ChannelEvent;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.messaging.Message;
+import org.axonframework.messaging.MessageDecorator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +47,12 @@ import org.slf4j.LoggerFactory;
  * place; the first stream to get there sets where the reader starts. The reader reads when woken
  * ({@link #wake}, after a commit) and every {@code fetchDelay} on its own, for the events other
  * instances commit.
+ *
+ * <p>The channel events this process committed reach the ring with the payloads its commit
+ * recorded ({@link #committed}), not parsed again from what the reader read back: parsing them was a
+ * fifth of the read models' processor threads' time under the gateway bench (BENCHMARKS.md, "Round
+ * nineteen"). A channel event is a record of values that the store's JSON gives back equal
+ * ({@code CommittedPayloadsTest}); its token, time and meta data are still the ones read back.
  */
 final class EventTail implements AutoCloseable {
 
@@ -62,6 +78,13 @@ final class EventTail implements AutoCloseable {
     private boolean wakeRequested;
     private boolean closed;
     private Thread reader;
+    /**
+     * Payloads of the channel events this process committed, by event identifier, until the reader
+     * reads them back; at most as many as the ring holds, the oldest dropped first (an event the
+     * reader read before its commit's hook ran here is parsed as other instances' events are).
+     */
+    private final Map<String, Object> committedPayloads = new HashMap<>();
+    private final ArrayDeque<String> committedOrder = new ArrayDeque<>();
 
     EventTail(EventStorageEngine storage, int capacity, Duration fetchDelay) {
         if (capacity < 1) {
@@ -84,6 +107,24 @@ final class EventTail implements AutoCloseable {
             lock.unlock();
         }
         return follower;
+    }
+
+    /** Keeps the payloads of the channel events among {@code events}, which this process has just committed. */
+    void committed(List<? extends EventMessage<?>> events) {
+        lock.lock();
+        try {
+            for (EventMessage<?> event : events) {
+                if (ChannelEvent.class.isAssignableFrom(event.getPayloadType())) {
+                    committedPayloads.put(event.getIdentifier(), event.getPayload());
+                    committedOrder.add(event.getIdentifier());
+                    if (committedOrder.size() > ring.length) {
+                        committedPayloads.remove(committedOrder.poll());
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Has the reader read as soon as it can (after a commit): at once, or right after the read it is doing. */
@@ -169,15 +210,59 @@ final class EventTail implements AutoCloseable {
         }
     }
 
-    private void add(TrackedEventMessage<?> event) {
+    private void add(TrackedEventMessage<?> read) {
         lock.lock();
         try {
+            Object committedPayload = committedPayloads.remove(read.getIdentifier());
+            TrackedEventMessage<?> event = committedPayload != null && read instanceof DomainEventMessage<?> domain
+                    ? withPayload(read, domain, committedPayload) : read;
             newest++;
             ring[(int) (newest % ring.length)] = new Slot(readerToken, event);
             readerToken = event.trackingToken();
             added.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** The event read back, with the payload its commit recorded in place of the one it would parse. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static TrackedEventMessage<?> withPayload(TrackedEventMessage<?> read, DomainEventMessage<?> domain,
+                                                      Object payload) {
+        return new GenericTrackedDomainEventMessage(read.trackingToken(), domain.getType(),
+                domain.getAggregateIdentifier(), domain.getSequenceNumber(),
+                new CommittedPayload<>((Message<Object>) read, payload), read::getTimestamp);
+    }
+
+    /** A message read back, whose payload is the one its commit recorded; all else is the message's. */
+    private static final class CommittedPayload<T> extends MessageDecorator<T> {
+
+        private final T payload;
+
+        CommittedPayload(Message<T> read, T payload) {
+            super(read);
+            this.payload = payload;
+        }
+
+        @Override
+        public T getPayload() {
+            return payload;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Class<T> getPayloadType() {
+            return (Class<T>) payload.getClass();
+        }
+
+        @Override
+        public Message<T> withMetaData(Map<String, ?> metaData) {
+            return new CommittedPayload<>(getDelegate().withMetaData(metaData), payload);
+        }
+
+        @Override
+        public Message<T> andMetaData(Map<String, ?> metaData) {
+            return new CommittedPayload<>(getDelegate().andMetaData(metaData), payload);
         }
     }
 

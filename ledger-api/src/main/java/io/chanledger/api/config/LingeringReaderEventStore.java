@@ -74,6 +74,7 @@ public final class LingeringReaderEventStore extends EmbeddedEventStore {
 
     @Override
     protected void afterCommit(List<? extends EventMessage<?>> events) {
+        tail.committed(events);
         if (lingerNanos == 0 || !isPaymentCommit()) {
             tail.wake();
             return;

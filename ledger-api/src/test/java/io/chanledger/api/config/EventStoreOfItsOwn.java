@@ -3,6 +3,7 @@ package io.chanledger.api.config;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.Serializer;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -24,19 +25,25 @@ public final class EventStoreOfItsOwn {
      */
     public static EmbeddedEventStore create(JdbcTemplate jdbc, String schema, ConnectionProvider connections,
                                             TransactionManager transactions, Serializer serializer) {
+        return EmbeddedEventStore.builder()
+                .storageEngine(storageEngine(jdbc, schema, connections, transactions, serializer))
+                .build();
+    }
+
+    /** The service's storage engine appending to {@code schema.event}, created as {@link #create} creates it. */
+    public static EventStorageEngine storageEngine(JdbcTemplate jdbc, String schema, ConnectionProvider connections,
+                                                   TransactionManager transactions, Serializer serializer) {
         if (!schema.matches("[a-z_]+")) {
             throw new IllegalArgumentException("a plain schema name: " + schema);
         }
         jdbc.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
         jdbc.execute("CREATE TABLE IF NOT EXISTS " + schema + ".event (LIKE public.domain_event_entry INCLUDING ALL)");
-        return EmbeddedEventStore.builder()
-                .storageEngine(OneQueryPerBatchEventStorageEngine.of(JdbcEventStorageEngine.builder()
-                        .eventSerializer(serializer)
-                        .snapshotSerializer(serializer)
-                        .persistenceExceptionResolver(new StorageConflicts())
-                        .connectionProvider(connections)
-                        .schema(AxonStorageConfiguration.eventSchemaOf(schema + ".event"))
-                        .dataType(String.class), transactions))
-                .build();
+        return OneQueryPerBatchEventStorageEngine.of(JdbcEventStorageEngine.builder()
+                .eventSerializer(serializer)
+                .snapshotSerializer(serializer)
+                .persistenceExceptionResolver(new StorageConflicts())
+                .connectionProvider(connections)
+                .schema(AxonStorageConfiguration.eventSchemaOf(schema + ".event"))
+                .dataType(String.class), transactions);
     }
 }
