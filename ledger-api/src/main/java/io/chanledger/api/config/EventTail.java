@@ -238,10 +238,13 @@ final class EventTail implements AutoCloseable {
     private static final class CommittedPayload<T> extends MessageDecorator<T> {
 
         private final T payload;
+        private final Class<T> payloadType;
 
+        @SuppressWarnings("unchecked")
         CommittedPayload(Message<T> read, T payload) {
             super(read);
             this.payload = payload;
+            this.payloadType = (Class<T>) payload.getClass();
         }
 
         @Override
@@ -250,9 +253,8 @@ final class EventTail implements AutoCloseable {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Class<T> getPayloadType() {
-            return (Class<T>) payload.getClass();
+            return payloadType;
         }
 
         @Override
