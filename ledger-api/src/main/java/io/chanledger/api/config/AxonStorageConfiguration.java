@@ -150,8 +150,8 @@ public class AxonStorageConfiguration {
     }
 
     /**
-     * Axon's event processing module with the read models' processors invoking their handlers
-     * through {@link ResetSupportReadOnce}; Axon's auto-configuration steps back for it.
+     * Axon's event processing module, whose processors invoke their handlers through {@link
+     * ResetSupportReadOnce}; Axon's auto-configuration steps back for it.
      */
     @Bean
     EventProcessingModule eventProcessingModule() {

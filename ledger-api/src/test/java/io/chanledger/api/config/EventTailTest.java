@@ -2,6 +2,7 @@ package io.chanledger.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.chanledger.domain.channel.ChannelExpired;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.GenericTrackedEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -22,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link EventTail}: streams that follow the store read every event once and in order, from one
  * reader's queries while they keep up and from their own when they start behind; the reader reads
- * on its own what no commit of this process woke it for; and an event that left the ring is held
- * by nothing the tail keeps.
+ * on its own what no commit of this process woke it for; and an event that left the ring, or a
+ * committed payload never read back, is held by nothing the tail keeps.
  */
 class EventTailTest {
 
@@ -118,6 +120,26 @@ class EventTailTest {
         }
         assertThat(read.subList(0, 96)).allSatisfy(event -> assertThat(event.get()).isNull());
         assertThat(read.subList(96, 100)).as("the ring's four").allSatisfy(event -> assertThat(event.get()).isNotNull());
+    }
+
+    @Test
+    void aCommittedPayloadTheReaderNeverReadsBackIsDroppedOnceTheRingsCapacityOfNewerOnesCame() throws Exception {
+        tail = new EventTail(storage, 4, Duration.ofMinutes(1));
+        List<WeakReference<Object>> committed = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // committed here, and read back by no reader (as when the reader read it before the commit's hook ran)
+            ChannelExpired payload = new ChannelExpired("0x" + "ab".repeat(32), 1_000 + i, 2_000, 3_000);
+            committed.add(new WeakReference<>(payload));
+            tail.committed(List.of(new GenericDomainEventMessage<>("Channel", payload.channelId(), i, payload)));
+        }
+
+        for (int attempt = 0; attempt < 20 && committed.get(5).get() != null; attempt++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertThat(committed.subList(0, 6)).allSatisfy(payload -> assertThat(payload.get()).isNull());
+        assertThat(committed.subList(6, 10)).as("the newest four").allSatisfy(
+                payload -> assertThat(payload.get()).isNotNull());
     }
 
     @Test
