@@ -82,6 +82,8 @@ final class EventTail implements AutoCloseable {
      * Payloads of the channel events this process committed, by event identifier, until the reader
      * reads them back; at most as many as the ring holds, the oldest dropped first (an event the
      * reader read before its commit's hook ran here is parsed as other instances' events are).
+     * Guarded by their own monitor, not the ring's lock: the commit workers that fill them, on the
+     * payment path, do not wait for the streams that read the ring.
      */
     private final Map<String, Object> committedPayloads = new HashMap<>();
     private final ArrayDeque<String> committedOrder = new ArrayDeque<>();
@@ -111,8 +113,7 @@ final class EventTail implements AutoCloseable {
 
     /** Keeps the payloads of the channel events among {@code events}, which this process has just committed. */
     void committed(List<? extends EventMessage<?>> events) {
-        lock.lock();
-        try {
+        synchronized (committedPayloads) {
             for (EventMessage<?> event : events) {
                 if (ChannelEvent.class.isAssignableFrom(event.getPayloadType())) {
                     committedPayloads.put(event.getIdentifier(), event.getPayload());
@@ -122,8 +123,6 @@ final class EventTail implements AutoCloseable {
                     }
                 }
             }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -211,11 +210,9 @@ final class EventTail implements AutoCloseable {
     }
 
     private void add(TrackedEventMessage<?> read) {
+        TrackedEventMessage<?> event = withCommittedPayload(read);
         lock.lock();
         try {
-            Object committedPayload = committedPayloads.remove(read.getIdentifier());
-            TrackedEventMessage<?> event = committedPayload != null && read instanceof DomainEventMessage<?> domain
-                    ? withPayload(read, domain, committedPayload) : read;
             newest++;
             ring[(int) (newest % ring.length)] = new Slot(readerToken, event);
             readerToken = event.trackingToken();
@@ -225,10 +222,19 @@ final class EventTail implements AutoCloseable {
         }
     }
 
-    /** The event read back, with the payload its commit recorded in place of the one it would parse. */
+    /**
+     * The event read back, with the payload its commit recorded in place of the one it would parse,
+     * if this process committed it; else as read.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static TrackedEventMessage<?> withPayload(TrackedEventMessage<?> read, DomainEventMessage<?> domain,
-                                                      Object payload) {
+    private TrackedEventMessage<?> withCommittedPayload(TrackedEventMessage<?> read) {
+        Object payload;
+        synchronized (committedPayloads) {
+            payload = committedPayloads.remove(read.getIdentifier());
+        }
+        if (payload == null || !(read instanceof DomainEventMessage<?> domain)) {
+            return read;
+        }
         return new GenericTrackedDomainEventMessage(read.trackingToken(), domain.getType(),
                 domain.getAggregateIdentifier(), domain.getSequenceNumber(),
                 new CommittedPayload<>((Message<Object>) read, payload), read::getTimestamp);
