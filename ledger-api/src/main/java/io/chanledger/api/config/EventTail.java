@@ -15,13 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
-import org.axonframework.messaging.Message;
-import org.axonframework.messaging.MessageDecorator;
+import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,11 +48,16 @@ import org.slf4j.LoggerFactory;
  * ({@link #wake}, after a commit) and every {@code fetchDelay} on its own, for the events other
  * instances commit.
  *
- * <p>The channel events this process committed reach the ring with the payloads its commit
- * recorded ({@link #committed}), not parsed again from what the reader read back: parsing them was a
- * fifth of the read models' processor threads' time under the gateway bench (BENCHMARKS.md, "Round
- * nineteen"). A channel event is a record of values that the store's JSON gives back equal
- * ({@code CommittedPayloadsTest}); its token, time and meta data are still the ones read back.
+ * <p>The channel events this process committed reach the ring as its commit recorded them
+ * ({@link #committed}): payload, meta data and identifier, with the token and time read back. They
+ * are not parsed again from what the reader read back: parsing them was a fifth of the read models'
+ * processor threads' time under the gateway bench (BENCHMARKS.md, "Round nineteen"). Nor does the
+ * ring keep what was read back (the stored bytes and their wrappers), which doubled what each of its
+ * events held: the ring's events are most of what outlives a young collection under load, so its
+ * size is what each young collection copies, and beyond the survivor space's half the collector
+ * moves everything that survives once to the old generation (BENCHMARKS.md, "Round twenty"). A
+ * channel event is a record of values that the store's JSON gives back equal
+ * ({@code CommittedPayloadsTest}).
  */
 final class EventTail implements AutoCloseable {
 
@@ -60,6 +65,14 @@ final class EventTail implements AutoCloseable {
 
     /** An event and the reader's token before it: a stream whose last token that is reads this event next. */
     private record Slot(TrackingToken previousToken, TrackedEventMessage<?> event) {
+    }
+
+    /**
+     * What a commit of this process recorded of one of its events. Not the committed message itself:
+     * once the store has serialized it, it holds its stored bytes too.
+     */
+    private record Committed(String identifier, String type, String aggregateIdentifier, long sequenceNumber,
+                             Object payload, MetaData metaData) {
     }
 
     private final EventStorageEngine storage;
@@ -79,13 +92,13 @@ final class EventTail implements AutoCloseable {
     private boolean closed;
     private Thread reader;
     /**
-     * Payloads of the channel events this process committed, by event identifier, until the reader
-     * reads them back; at most as many as the ring holds, the oldest dropped first (an event the
-     * reader read before its commit's hook ran here is parsed as other instances' events are).
-     * Guarded by their own monitor, not the ring's lock: the commit workers that fill them, on the
-     * payment path, do not wait for the streams that read the ring.
+     * The channel events this process committed, by event identifier, until the reader reads them
+     * back; at most as many as the ring holds, the oldest dropped first (an event the reader read
+     * before its commit's hook ran here is parsed as other instances' events are). Guarded by their
+     * own monitor, not the ring's lock: the commit workers that fill them, on the payment path, do
+     * not wait for the streams that read the ring.
      */
-    private final Map<String, Object> committedPayloads = new HashMap<>();
+    private final Map<String, Committed> committedEvents = new HashMap<>();
     private final ArrayDeque<String> committedOrder = new ArrayDeque<>();
 
     EventTail(EventStorageEngine storage, int capacity, Duration fetchDelay) {
@@ -111,15 +124,18 @@ final class EventTail implements AutoCloseable {
         return follower;
     }
 
-    /** Keeps the payloads of the channel events among {@code events}, which this process has just committed. */
+    /** Keeps the channel events among {@code events}, which this process has just committed. */
     void committed(List<? extends EventMessage<?>> events) {
-        synchronized (committedPayloads) {
+        synchronized (committedEvents) {
             for (EventMessage<?> event : events) {
-                if (ChannelEvent.class.isAssignableFrom(event.getPayloadType())) {
-                    committedPayloads.put(event.getIdentifier(), event.getPayload());
+                if (event instanceof DomainEventMessage<?> domain
+                        && ChannelEvent.class.isAssignableFrom(event.getPayloadType())) {
+                    committedEvents.put(event.getIdentifier(), new Committed(domain.getIdentifier(), domain.getType(),
+                            domain.getAggregateIdentifier(), domain.getSequenceNumber(), domain.getPayload(),
+                            domain.getMetaData()));
                     committedOrder.add(event.getIdentifier());
                     if (committedOrder.size() > ring.length) {
-                        committedPayloads.remove(committedOrder.poll());
+                        committedEvents.remove(committedOrder.poll());
                     }
                 }
             }
@@ -210,7 +226,7 @@ final class EventTail implements AutoCloseable {
     }
 
     private void add(TrackedEventMessage<?> read) {
-        TrackedEventMessage<?> event = withCommittedPayload(read);
+        TrackedEventMessage<?> event = asCommitted(read);
         lock.lock();
         try {
             newest++;
@@ -223,55 +239,20 @@ final class EventTail implements AutoCloseable {
     }
 
     /**
-     * The event read back, with the payload its commit recorded in place of the one it would parse,
-     * if this process committed it; else as read.
+     * The event read back as this process committed it, with the token and time read back, if this
+     * process committed it; else as read. Nothing else of what was read back is kept.
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private TrackedEventMessage<?> withCommittedPayload(TrackedEventMessage<?> read) {
-        Object payload;
-        synchronized (committedPayloads) {
-            payload = committedPayloads.remove(read.getIdentifier());
+    private TrackedEventMessage<?> asCommitted(TrackedEventMessage<?> read) {
+        Committed committed;
+        synchronized (committedEvents) {
+            committed = committedEvents.remove(read.getIdentifier());
         }
-        if (payload == null || !(read instanceof DomainEventMessage<?> domain)) {
+        if (committed == null || !(read instanceof DomainEventMessage<?>)) {
             return read;
         }
-        return new GenericTrackedDomainEventMessage(read.trackingToken(), domain.getType(),
-                domain.getAggregateIdentifier(), domain.getSequenceNumber(),
-                new CommittedPayload<>((Message<Object>) read, payload), read::getTimestamp);
-    }
-
-    /** A message read back, whose payload is the one its commit recorded; all else is the message's. */
-    private static final class CommittedPayload<T> extends MessageDecorator<T> {
-
-        private final T payload;
-        private final Class<T> payloadType;
-
-        @SuppressWarnings("unchecked")
-        CommittedPayload(Message<T> read, T payload) {
-            super(read);
-            this.payload = payload;
-            this.payloadType = (Class<T>) payload.getClass();
-        }
-
-        @Override
-        public T getPayload() {
-            return payload;
-        }
-
-        @Override
-        public Class<T> getPayloadType() {
-            return payloadType;
-        }
-
-        @Override
-        public Message<T> withMetaData(Map<String, ?> metaData) {
-            return new CommittedPayload<>(getDelegate().withMetaData(metaData), payload);
-        }
-
-        @Override
-        public Message<T> andMetaData(Map<String, ?> metaData) {
-            return new CommittedPayload<>(getDelegate().andMetaData(metaData), payload);
-        }
+        return new GenericTrackedDomainEventMessage<>(read.trackingToken(), new GenericDomainEventMessage<>(
+                committed.type(), committed.aggregateIdentifier(), committed.sequenceNumber(), committed.payload(),
+                committed.metaData(), committed.identifier(), read.getTimestamp()));
     }
 
     private boolean isClosed() {

@@ -8,16 +8,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.axonframework.messaging.GenericMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +147,52 @@ class EventTailTest {
     }
 
     @Test
+    void aCommittedEventInTheRingHoldsNothingOfWhatTheReaderReadBack() throws Exception {
+        ReadBackStorage readBack = new ReadBackStorage();
+        tail = new EventTail(readBack, 100, Duration.ofMinutes(1));
+        TrackingEventStream stream = open(null);
+        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        String channel = "0x" + "cd".repeat(32);
+        List<ChannelExpired> payloads = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ChannelExpired payload = new ChannelExpired(channel, 1_000 + i, 2_000, 3_000);
+            GenericDomainEventMessage<ChannelExpired> event = new GenericDomainEventMessage<>("Channel", channel, i,
+                    payload);
+            readBack.appendEvents(event);
+            // the last one as another instance's: this process did not commit it
+            if (i < 9) {
+                tail.committed(List.of(event));
+                payloads.add(payload);
+            }
+        }
+        tail.wake();
+
+        List<TrackedEventMessage<?>> streamed = readEvents(stream, 10);
+
+        for (int i = 0; i < 9; i++) {
+            TrackedEventMessage<?> event = streamed.get(i);
+            assertThat(event.getPayload()).as("event %d: the committed payload", i).isSameAs(payloads.get(i));
+            TrackedEventMessage<?> asRead = readBack.readBack.get(i).get();
+            if (asRead != null) {
+                assertThat(event.trackingToken()).isEqualTo(asRead.trackingToken());
+                assertThat(event.getTimestamp()).isEqualTo(asRead.getTimestamp());
+                assertThat(event.getIdentifier()).isEqualTo(asRead.getIdentifier());
+            }
+            assertThat(((DomainEventMessage<?>) event).getSequenceNumber()).isEqualTo(i);
+            assertThat(((DomainEventMessage<?>) event).getAggregateIdentifier()).isEqualTo(channel);
+        }
+        for (int attempt = 0; attempt < 20 && readBack.readBack.get(8).get() != null; attempt++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        // the ring still holds all ten, and of what was read back only the event it did not commit
+        assertThat(readBack.readBack.subList(0, 9)).as("read back, committed here")
+                .allSatisfy(event -> assertThat(event.get()).isNull());
+        assertThat(readBack.readBack.get(9).get()).as("read back, another instance's").isSameAs(streamed.get(9));
+        assertThat(streamed).hasSize(10);
+    }
+
+    @Test
     void aStreamWaitingForAnEventIsReleasedWhenTheTailCloses() throws Exception {
         tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
         TrackingEventStream stream = open(null);
@@ -192,6 +242,30 @@ class EventTailTest {
      * streams' own (made by the threads that read the streams), and hands out a new message for
      * every event read, as a database's store does (the in-memory one hands out the messages it keeps).
      */
+    /**
+     * Gives every read a new message, as a store that parses its rows does, and remembers (weakly)
+     * what it gave the reader.
+     */
+    private static final class ReadBackStorage extends InMemoryEventStorageEngine {
+
+        private final List<WeakReference<TrackedEventMessage<?>>> readBack = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
+            return super.readEvents(trackingToken, mayBlock).map(event -> {
+                DomainEventMessage<?> stored = (DomainEventMessage<?>) event;
+                TrackedEventMessage<?> read = new GenericTrackedDomainEventMessage<>(event.trackingToken(),
+                        stored.getType(), stored.getAggregateIdentifier(), stored.getSequenceNumber(),
+                        new GenericMessage<>(stored.getIdentifier(), stored.getPayload(), stored.getMetaData()),
+                        stored::getTimestamp);
+                if (Thread.currentThread().getName().equals("event-store-reader")) {
+                    readBack.add(new WeakReference<>(read));
+                }
+                return read;
+            });
+        }
+    }
+
     private static final class CountingStorage extends InMemoryEventStorageEngine {
 
         private final AtomicInteger readerReads = new AtomicInteger();
