@@ -169,6 +169,9 @@ public final class ServiceCpu {
      * to 17 of /proc/PID/stat): a database server's connections and workers are its children. A
      * process that has ended counts nothing here; its ticks are its parent's by then.
      */
+    /** What reading a /proc file of a process that ended after the file was opened fails with (ESRCH). */
+    private static final String PROCESS_ENDED_WHILE_READ = "No such process";
+
     private static long ticks(Path stat) {
         try {
             String[] fields = fieldsAfterName(stat);
@@ -177,6 +180,10 @@ public final class ServiceCpu {
         } catch (java.nio.file.NoSuchFileException e) {
             return 0;
         } catch (IOException e) {
+            if (PROCESS_ENDED_WHILE_READ.equals(e.getMessage())) {
+                // opened before the process ended, read after: Linux answers ESRCH
+                return 0;
+            }
             throw new UncheckedIOException(e);
         }
     }
