@@ -15,13 +15,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.messaging.GenericMessage;
 import org.axonframework.messaging.MetaData;
+import org.axonframework.serialization.CachingSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -250,9 +251,12 @@ final class EventTail implements AutoCloseable {
         if (committed == null || !(read instanceof DomainEventMessage<?>)) {
             return read;
         }
-        return new GenericTrackedDomainEventMessage<>(read.trackingToken(), new GenericDomainEventMessage<>(
-                committed.type(), committed.aggregateIdentifier(), committed.sequenceNumber(), committed.payload(),
-                committed.metaData(), committed.identifier(), read.getTimestamp()));
+        // one message and one time around the payload: a domain event message made first and then
+        // tracked would be two of each
+        return new GenericTrackedDomainEventMessage<>(read.trackingToken(), committed.type(),
+                committed.aggregateIdentifier(), committed.sequenceNumber(),
+                new GenericMessage<>(committed.identifier(), committed.payload(), committed.metaData()),
+                CachingSupplier.of(read.getTimestamp()));
     }
 
     private boolean isClosed() {
