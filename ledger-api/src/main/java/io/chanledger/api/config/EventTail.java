@@ -53,12 +53,12 @@ import org.slf4j.LoggerFactory;
  * ({@link #committed}): payload, meta data and identifier, with the token and time read back. They
  * are not parsed again from what the reader read back: parsing them was a fifth of the read models'
  * processor threads' time under the gateway bench (BENCHMARKS.md, "Round nineteen"). Nor does the
- * ring keep what was read back (the stored bytes and their wrappers), which doubled what each of its
- * events held: the ring's events are most of what outlives a young collection under load, so its
- * size is what each young collection copies, and beyond the survivor space's half the collector
- * moves everything that survives once to the old generation (BENCHMARKS.md, "Round twenty"). A
- * channel event is a record of values that the store's JSON gives back equal
- * ({@code CommittedPayloadsTest}).
+ * ring keep what was read back (the stored bytes and their wrappers), which made each of its events
+ * hold about 2 KiB where 0.8 do: the ring's events are most of what outlives a young collection
+ * under load, so they are what each young collection copies, and once that is more than half the
+ * survivor space the collector moves everything that survives once to the old generation, which
+ * fills it (BENCHMARKS.md, "Round twenty"). A channel event is a record of values that the store's
+ * JSON gives back equal ({@code CommittedPayloadsTest}).
  */
 final class EventTail implements AutoCloseable {
 
