@@ -248,7 +248,7 @@ final class EventTail implements AutoCloseable {
         synchronized (committedEvents) {
             committed = committedEvents.remove(read.getIdentifier());
         }
-        if (committed == null || !(read instanceof DomainEventMessage<?>)) {
+        if (committed == null) {
             return read;
         }
         // one message and one time around the payload: a domain event message made first and then

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.domain.channel.ChannelExpired;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -148,8 +149,7 @@ class EventTailTest {
 
     @Test
     void aCommittedEventInTheRingHoldsNothingOfWhatTheReaderReadBack() throws Exception {
-        ReadBackStorage readBack = new ReadBackStorage();
-        tail = new EventTail(readBack, 100, Duration.ofMinutes(1));
+        tail = new EventTail(storage, 100, Duration.ofMinutes(1));
         TrackingEventStream stream = open(null);
         assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
         String channel = "0x" + "cd".repeat(32);
@@ -158,7 +158,7 @@ class EventTailTest {
             ChannelExpired payload = new ChannelExpired(channel, 1_000 + i, 2_000, 3_000);
             GenericDomainEventMessage<ChannelExpired> event = new GenericDomainEventMessage<>("Channel", channel, i,
                     payload);
-            readBack.appendEvents(event);
+            storage.appendEvents(event);
             // the last one as another instance's: this process did not commit it
             if (i < 9) {
                 tail.committed(List.of(event));
@@ -171,25 +171,24 @@ class EventTailTest {
 
         for (int i = 0; i < 9; i++) {
             TrackedEventMessage<?> event = streamed.get(i);
+            CountingStorage.ReadBack asRead = storage.readBack.get(i);
             assertThat(event.getPayload()).as("event %d: the committed payload", i).isSameAs(payloads.get(i));
-            TrackedEventMessage<?> asRead = readBack.readBack.get(i).get();
-            if (asRead != null) {
-                assertThat(event.trackingToken()).isEqualTo(asRead.trackingToken());
-                assertThat(event.getTimestamp()).isEqualTo(asRead.getTimestamp());
-                assertThat(event.getIdentifier()).isEqualTo(asRead.getIdentifier());
-            }
+            assertThat(event.trackingToken()).isEqualTo(asRead.token());
+            assertThat(event.getTimestamp()).isEqualTo(asRead.timestamp());
+            assertThat(event.getIdentifier()).isEqualTo(asRead.identifier());
             assertThat(((DomainEventMessage<?>) event).getSequenceNumber()).isEqualTo(i);
             assertThat(((DomainEventMessage<?>) event).getAggregateIdentifier()).isEqualTo(channel);
         }
-        for (int attempt = 0; attempt < 20 && readBack.readBack.get(8).get() != null; attempt++) {
+        for (int attempt = 0; attempt < 20 && storage.readBack.get(8).message().get() != null; attempt++) {
             System.gc();
             Thread.sleep(50);
         }
         // the ring still holds all ten, and of what was read back only the event it did not commit
-        assertThat(readBack.readBack.subList(0, 9)).as("read back, committed here")
-                .allSatisfy(event -> assertThat(event.get()).isNull());
-        assertThat(readBack.readBack.get(9).get()).as("read back, another instance's").isSameAs(streamed.get(9));
-        assertThat(streamed).hasSize(10);
+        assertThat(storage.readBack).hasSize(10);
+        assertThat(storage.readBack.subList(0, 9)).as("read back, committed here")
+                .allSatisfy(read -> assertThat(read.message().get()).isNull());
+        assertThat(storage.readBack.get(9).message().get()).as("read back, another instance's")
+                .isSameAs(streamed.get(9));
     }
 
     @Test
@@ -240,36 +239,19 @@ class EventTailTest {
     /**
      * An in-memory store that counts the queries of its events, the reader's apart from the
      * streams' own (made by the threads that read the streams), and hands out a new message for
-     * every event read, as a database's store does (the in-memory one hands out the messages it keeps).
+     * every event read, as a database's store does (the in-memory one hands out the messages it keeps),
+     * a domain event's as a domain event. What it gave the reader is remembered, the message weakly.
      */
-    /**
-     * Gives every read a new message, as a store that parses its rows does, and remembers (weakly)
-     * what it gave the reader.
-     */
-    private static final class ReadBackStorage extends InMemoryEventStorageEngine {
-
-        private final List<WeakReference<TrackedEventMessage<?>>> readBack = new CopyOnWriteArrayList<>();
-
-        @Override
-        public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-            return super.readEvents(trackingToken, mayBlock).map(event -> {
-                DomainEventMessage<?> stored = (DomainEventMessage<?>) event;
-                TrackedEventMessage<?> read = new GenericTrackedDomainEventMessage<>(event.trackingToken(),
-                        stored.getType(), stored.getAggregateIdentifier(), stored.getSequenceNumber(),
-                        new GenericMessage<>(stored.getIdentifier(), stored.getPayload(), stored.getMetaData()),
-                        stored::getTimestamp);
-                if (Thread.currentThread().getName().equals("event-store-reader")) {
-                    readBack.add(new WeakReference<>(read));
-                }
-                return read;
-            });
-        }
-    }
-
     private static final class CountingStorage extends InMemoryEventStorageEngine {
+
+        /** A message the reader was given, and what a test compares the ring's event with. */
+        private record ReadBack(WeakReference<TrackedEventMessage<?>> message, TrackingToken token, String identifier,
+                                Instant timestamp) {
+        }
 
         private final AtomicInteger readerReads = new AtomicInteger();
         private final AtomicInteger ownReads = new AtomicInteger();
+        private final List<ReadBack> readBack = new CopyOnWriteArrayList<>();
 
         void append(Object payload) {
             appendEvents(GenericEventMessage.asEventMessage(payload));
@@ -277,11 +259,21 @@ class EventTailTest {
 
         @Override
         public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-            (Thread.currentThread().getName().equals("event-store-reader") ? readerReads : ownReads)
-                    .incrementAndGet();
-            return super.readEvents(trackingToken, mayBlock).map(event -> new GenericTrackedEventMessage<>(
-                    event.trackingToken(), new GenericEventMessage<>(event.getIdentifier(), event.getPayload(),
-                    event.getMetaData(), event.getTimestamp())));
+            boolean reader = Thread.currentThread().getName().equals("event-store-reader");
+            (reader ? readerReads : ownReads).incrementAndGet();
+            return super.readEvents(trackingToken, mayBlock).map(event -> {
+                TrackedEventMessage<?> read = event instanceof DomainEventMessage<?> stored
+                        ? new GenericTrackedDomainEventMessage<>(event.trackingToken(), stored.getType(),
+                        stored.getAggregateIdentifier(), stored.getSequenceNumber(), new GenericMessage<>(
+                        stored.getIdentifier(), stored.getPayload(), stored.getMetaData()), stored::getTimestamp)
+                        : new GenericTrackedEventMessage<>(event.trackingToken(), new GenericEventMessage<>(
+                        event.getIdentifier(), event.getPayload(), event.getMetaData(), event.getTimestamp()));
+                if (reader) {
+                    readBack.add(new ReadBack(new WeakReference<>(read), read.trackingToken(), read.getIdentifier(),
+                            read.getTimestamp()));
+                }
+                return read;
+            });
         }
     }
 }

@@ -164,14 +164,14 @@ public final class ServiceCpu {
         return new long[] {all - idle, all};
     }
 
+    /** What reading a /proc file of a process that ended after the file was opened fails with (ESRCH). */
+    private static final String PROCESS_ENDED_WHILE_READ = "No such process";
+
     /**
      * User and system clock ticks, the process's own and those of its children that ended (fields 14
      * to 17 of /proc/PID/stat): a database server's connections and workers are its children. A
      * process that has ended counts nothing here; its ticks are its parent's by then.
      */
-    /** What reading a /proc file of a process that ended after the file was opened fails with (ESRCH). */
-    private static final String PROCESS_ENDED_WHILE_READ = "No such process";
-
     private static long ticks(Path stat) {
         try {
             String[] fields = fieldsAfterName(stat);
