@@ -3,6 +3,7 @@ package io.chanledger.api.config;
 import io.chanledger.domain.channel.ChannelEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * event then outlives the young generation, is copied to the old one and dies there. Under the
  * gateway bench's load the service moved some 680 MB to the old generation in a run of four
  * minutes, twice what it moves with the ring, and collected in full six times past start-up,
- * 200–270 ms each (BENCHMARKS.md, "Round seventeen"). Here an event leaves the ring when its slot
- * is written over, and then nothing the ring holds points to it.
+ * 200–270 ms each (BENCHMARKS.md, "Round seventeen"). Here an event leaves the ring once every
+ * open stream has taken it, or when its slot is written over by the capacity's newest events, and
+ * then nothing the ring holds points to it.
  *
  * <p>A stream ({@link #open}) follows the ring while its position is in it: the token before one of
  * the ring's events, or the token of the newest one. A stream that is not (it starts from an older
@@ -86,6 +88,13 @@ final class EventTail implements AutoCloseable {
     private final Condition wakeUp = lock.newCondition();
     /** Sequence number of the newest event read (slot {@code newest % ring.length}); -1 before the first. */
     private long newest = -1;
+    /**
+     * Sequence number of the oldest event the ring may still hold: every event before it was taken
+     * by every open stream, and its slot let go. Guarded by the lock.
+     */
+    private long firstHeld;
+    /** The streams open on this tail, until closed. Guarded by the lock. */
+    private final List<Follower> followers = new ArrayList<>();
     /** The token of the newest event read, where the reader reads on from; meaningful once positioned. */
     private TrackingToken readerToken;
     private boolean positioned;
@@ -116,6 +125,7 @@ final class EventTail implements AutoCloseable {
         Follower follower = new Follower(token);
         lock.lock();
         try {
+            followers.add(follower);
             if (positioned) {
                 follower.joinRing();
             }
@@ -176,8 +186,9 @@ final class EventTail implements AutoCloseable {
         }
     }
 
+    /** The oldest event the ring holds: the newest {@code capacity} at most, less those every stream has taken. */
     private long oldest() {
-        return Math.max(0, newest - ring.length + 1);
+        return Math.max(firstHeld, newest - ring.length + 1);
     }
 
     private Slot slot(long sequence) {
@@ -233,6 +244,7 @@ final class EventTail implements AutoCloseable {
             newest++;
             ring[(int) (newest % ring.length)] = new Slot(readerToken, event);
             readerToken = event.trackingToken();
+            letGoOfTakenEvents();
             added.signalAll();
         } finally {
             lock.unlock();
@@ -259,6 +271,32 @@ final class EventTail implements AutoCloseable {
                 CachingSupplier.of(read.getTimestamp()));
     }
 
+    /**
+     * Empties the slots of the events every open stream has taken, with the lock held, so that an
+     * event lives about as long as the slowest stream takes to read it (a read model's batch linger,
+     * under load) rather than until the ring's capacity of newer ones has come: the ring's events
+     * are most of what a young collection copies under load (BENCHMARKS.md, "Round twenty-one").
+     * Nothing is let go while no stream is open, or while one reads the store on its own: it may
+     * find its place in the ring once it has read all there is, or start the reader there.
+     */
+    private void letGoOfTakenEvents() {
+        if (followers.isEmpty()) {
+            return;
+        }
+        long taken = Long.MAX_VALUE;
+        for (Follower follower : followers) {
+            long next = follower.next;
+            if (next < 0) {
+                return;
+            }
+            taken = Math.min(taken, next);
+        }
+        for (long sequence = oldest(); sequence < taken; sequence++) {
+            ring[(int) (sequence % ring.length)] = null;
+        }
+        firstHeld = Math.max(firstHeld, taken);
+    }
+
     private boolean isClosed() {
         lock.lock();
         try {
@@ -273,8 +311,12 @@ final class EventTail implements AutoCloseable {
 
         /** The token of the last event taken. */
         private TrackingToken lastToken;
-        /** Sequence number of the next event in the ring while following it; -1 while reading on its own. */
-        private long next = -1;
+        /**
+         * Sequence number of the next event in the ring while following it; -1 while reading on its
+         * own. Set with the lock held, and also counted up without it by the thread that takes the
+         * events: the reader, letting go of taken events, sees it no later than it is.
+         */
+        private volatile long next = -1;
         private Stream<? extends TrackedEventMessage<?>> ownStream;
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
         /** The next event of its own reading, read and not taken yet. */
@@ -320,6 +362,12 @@ final class EventTail implements AutoCloseable {
         @Override
         public void close() {
             streamClosed = true;
+            lock.lock();
+            try {
+                followers.remove(this);
+            } finally {
+                lock.unlock();
+            }
             closeOwnStream();
         }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
@@ -28,9 +29,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link EventTail}: streams that follow the store read every event once and in order, from one
- * reader's queries while they keep up and from their own when they start behind; the reader reads
- * on its own what no commit of this process woke it for; and an event that left the ring, or a
- * committed payload never read back, is held by nothing the tail keeps.
+ * reader's queries while they keep up and from their own when they start or fall behind; the reader
+ * reads on its own what no commit of this process woke it for; and an event every open stream has
+ * taken, one that left the ring, or a committed payload never read back, is held by nothing the tail
+ * keeps.
  */
 class EventTailTest {
 
@@ -107,10 +109,13 @@ class EventTailTest {
     }
 
     @Test
-    void anEventThatLeftTheRingIsHeldByNothingTheTailKeeps() throws Exception {
+    void anEventAStreamThatFellBehindStillNeedsLeavesTheRingOnceItsCapacityOfNewerOnesCame() throws Exception {
         tail = new EventTail(storage, 4, Duration.ofMinutes(1));
         TrackingEventStream stream = open(null);
+        TrackingEventStream behind = open(null);
         assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        // follows the ring from its first event, and takes none
+        assertThat(behind.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
         List<WeakReference<Object>> read = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             storage.append("event " + i);
@@ -119,12 +124,91 @@ class EventTailTest {
             read.add(new WeakReference<>(stream.nextAvailable()));
         }
 
-        for (int attempt = 0; attempt < 20 && read.get(95).get() != null; attempt++) {
-            System.gc();
-            Thread.sleep(50);
-        }
+        collectUntilCleared(read.get(95));
         assertThat(read.subList(0, 96)).allSatisfy(event -> assertThat(event.get()).isNull());
         assertThat(read.subList(96, 100)).as("the ring's four").allSatisfy(event -> assertThat(event.get()).isNotNull());
+        // the stream behind reads the store on its own, and misses nothing
+        int ownReadsBefore = storage.ownReads.get();
+        assertThat(read(behind, 100)).containsExactlyElementsOf(
+                IntStream.range(0, 100).mapToObj(i -> "event " + i).toList());
+        assertThat(storage.ownReads.get()).isGreaterThan(ownReadsBefore);
+    }
+
+    @Test
+    void anEventEveryOpenStreamHasTakenIsHeldByNothingTheTailKeeps() throws Exception {
+        tail = new EventTail(storage, 1_000, Duration.ofMinutes(1));
+        TrackingEventStream fast = open(null);
+        TrackingEventStream slow = open(null);
+        TrackingEventStream closed = open(null);
+        for (TrackingEventStream stream : List.of(fast, slow, closed)) {
+            assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        }
+        // a closed stream holds nothing back, though it took nothing
+        closed.close();
+        int ownReadsBefore = storage.ownReads.get();
+        List<WeakReference<TrackedEventMessage<?>>> events = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            storage.append("event " + i);
+        }
+        tail.wake();
+        readEvents(fast, 10).forEach(event -> events.add(new WeakReference<>(event)));
+        readEvents(slow, 5);
+
+        // the ring lets go when it adds an event
+        storage.append("event 10");
+        tail.wake();
+        assertThat(read(fast, 1)).containsExactly("event 10");
+        collectUntilCleared(events.get(4));
+        assertThat(events.subList(0, 5)).as("taken by both").allSatisfy(event -> assertThat(event.get()).isNull());
+        assertThat(events.subList(5, 10)).as("not yet taken by the slow one")
+                .allSatisfy(event -> assertThat(event.get()).isNotNull());
+
+        assertThat(read(slow, 6)).containsExactly("event 5", "event 6", "event 7", "event 8", "event 9", "event 10");
+        storage.append("event 11");
+        tail.wake();
+        assertThat(read(fast, 1)).containsExactly("event 11");
+        assertThat(read(slow, 1)).containsExactly("event 11");
+        collectUntilCleared(events.get(9));
+        assertThat(events).allSatisfy(event -> assertThat(event.get()).isNull());
+        assertThat(storage.ownReads.get() - ownReadsBefore).as("every event from the reader's queries").isZero();
+    }
+
+    @Test
+    void whileAStreamReadsTheStoreOnItsOwnTheRingKeepsWhatTheOthersTook() throws Exception {
+        tail = new EventTail(storage, 1_000, Duration.ofMinutes(1));
+        TrackingEventStream follower = open(null);
+        assertThat(follower.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        List<TrackedEventMessage<?>> first = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            storage.append("event " + i);
+            tail.wake();
+            first.addAll(readEvents(follower, 1));
+        }
+
+        // from the tenth, on its own: it may find its place among the events the follower takes meanwhile
+        TrackingEventStream late = open(first.get(9).trackingToken());
+        List<WeakReference<TrackedEventMessage<?>>> takenMeanwhile = new ArrayList<>();
+        for (int i = 20; i < 30; i++) {
+            storage.append("event " + i);
+            tail.wake();
+            readEvents(follower, 1).forEach(event -> takenMeanwhile.add(new WeakReference<>(event)));
+        }
+        collectUntilCleared(takenMeanwhile.getFirst());
+        assertThat(takenMeanwhile).as("kept for the stream reading on its own")
+                .allSatisfy(event -> assertThat(event.get()).isNotNull());
+
+        assertThat(read(late, 20)).containsExactlyElementsOf(
+                IntStream.range(10, 30).mapToObj(i -> "event " + i).toList());
+        assertThat(late.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        int ownReadsBefore = storage.ownReads.get();
+        storage.append("event 30");
+        tail.wake();
+        assertThat(read(follower, 1)).containsExactly("event 30");
+        assertThat(read(late, 1)).containsExactly("event 30");
+        assertThat(storage.ownReads.get() - ownReadsBefore).as("both follow the ring").isZero();
+        collectUntilCleared(takenMeanwhile.getLast());
+        assertThat(takenMeanwhile).as("let go once both follow the ring")
+                .allSatisfy(event -> assertThat(event.get()).isNull());
     }
 
     @Test
@@ -138,10 +222,7 @@ class EventTailTest {
             tail.committed(List.of(new GenericDomainEventMessage<>("Channel", payload.channelId(), i, payload)));
         }
 
-        for (int attempt = 0; attempt < 20 && committed.get(5).get() != null; attempt++) {
-            System.gc();
-            Thread.sleep(50);
-        }
+        collectUntilCleared(committed.get(5));
         assertThat(committed.subList(0, 6)).allSatisfy(payload -> assertThat(payload.get()).isNull());
         assertThat(committed.subList(6, 10)).as("the newest four").allSatisfy(
                 payload -> assertThat(payload.get()).isNotNull());
@@ -179,10 +260,7 @@ class EventTailTest {
             assertThat(((DomainEventMessage<?>) event).getSequenceNumber()).isEqualTo(i);
             assertThat(((DomainEventMessage<?>) event).getAggregateIdentifier()).isEqualTo(channel);
         }
-        for (int attempt = 0; attempt < 20 && storage.readBack.get(8).message().get() != null; attempt++) {
-            System.gc();
-            Thread.sleep(50);
-        }
+        collectUntilCleared(storage.readBack.get(8).message());
         // the ring still holds all ten, and of what was read back only the event it did not commit
         assertThat(storage.readBack).hasSize(10);
         assertThat(storage.readBack.subList(0, 9)).as("read back, committed here")
@@ -213,6 +291,14 @@ class EventTailTest {
         // a processor shutting down gets an answer, not a thread waiting for good
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
         reading.join(5_000);
+    }
+
+    /** Collects until {@code reference} is cleared, or a second has passed (then the caller's checks fail). */
+    private static void collectUntilCleared(WeakReference<?> reference) throws InterruptedException {
+        for (int attempt = 0; attempt < 20 && reference.get() != null; attempt++) {
+            System.gc();
+            Thread.sleep(50);
+        }
     }
 
     private TrackingEventStream open(TrackingToken token) {
