@@ -25,16 +25,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param rebuildRowsInMemory channel rows a replay's rebuild keeps in memory (the most recently
  *        touched); older ones are written while it goes on (about 1 KiB of heap each)
  * @param rebuildRowsPerWrite rows a rebuild writes per transaction
- * @param cachedEvents the newest events the event store's reader keeps in memory (the ring of
- *        {@code EventTail}), which the
- *        processors that keep up read without a query of their own; one that falls further behind
- *        reads from the store until it catches up. Each cached event lives as long as it is cached:
- *        about 0.8 KiB of heap for one this instance committed (its payload, token and message),
- *        about 2 KiB for another instance's (its stored bytes and their wrappers as well). With Axon's
- *        default of 10,000 the events lived seconds under load, long enough for the collector to
- *        copy them and move them to the old generation, and they filled a provider's heap
- *        (BENCHMARKS.md, "Round fourteen"). The processors trail the store by one batch linger, a
- *        few hundred events at the highest rates measured
+ * @param cachedEvents the most of the event store's newest events its reader keeps in memory (the
+ *        ring of {@code EventTail}), which the processors that keep up read without a query of their
+ *        own; one that falls further behind reads from the store until it catches up. An event
+ *        leaves the ring once every open stream has taken it (under load, about one batch linger
+ *        after its commit: the processors trail the store by that, a few hundred events at the
+ *        highest rates measured), or once this many newer ones came: this is how far a processor
+ *        may fall behind and still read from memory (BENCHMARKS.md, "Round twenty-one"). A cached
+ *        event holds about 0.8 KiB of heap if this instance committed it (its payload, token and
+ *        message), about 2 KiB if another instance did (its stored bytes and their wrappers as
+ *        well). With Axon's default of 10,000, kept until newer ones came, the events lived seconds
+ *        under load, long enough for the collector to copy them and move them to the old
+ *        generation, and they filled a provider's heap (BENCHMARKS.md, "Round fourteen")
  */
 @ConfigurationProperties("chan.read-models")
 public record ReadModelProperties(
