@@ -90,18 +90,14 @@ class EventTailTest {
         assertThat(later.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
         int ownReadsBefore = storage.ownReads.get();
 
-        storage.append("event 50");
-        tail.wake();
-        assertThat(read(first, 1)).containsExactly("event 50");
-        assertThat(read(later, 1)).containsExactly("event 50");
+        commitAndRead("event 50", first, later);
         assertThat(storage.ownReads.get() - ownReadsBefore).as("the reader's query alone").isZero();
     }
 
     @Test
     void eventsNoCommitOfThisProcessWokeTheReaderForAreReadWithinTheFetchDelay() throws Exception {
         tail = new EventTail(storage, 2_000, Duration.ofMillis(100));
-        TrackingEventStream stream = open(null);
-        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream stream = openFollowingTheRing();
 
         storage.append("committed by another instance");
 
@@ -111,11 +107,9 @@ class EventTailTest {
     @Test
     void anEventAStreamThatFellBehindStillNeedsLeavesTheRingOnceItsCapacityOfNewerOnesCame() throws Exception {
         tail = new EventTail(storage, 4, Duration.ofMinutes(1));
-        TrackingEventStream stream = open(null);
-        TrackingEventStream behind = open(null);
-        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream stream = openFollowingTheRing();
         // follows the ring from its first event, and takes none
-        assertThat(behind.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream behind = openFollowingTheRing();
         List<WeakReference<Object>> read = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             storage.append("event " + i);
@@ -137,12 +131,9 @@ class EventTailTest {
     @Test
     void anEventEveryOpenStreamHasTakenIsHeldByNothingTheTailKeeps() throws Exception {
         tail = new EventTail(storage, 1_000, Duration.ofMinutes(1));
-        TrackingEventStream fast = open(null);
-        TrackingEventStream slow = open(null);
-        TrackingEventStream closed = open(null);
-        for (TrackingEventStream stream : List.of(fast, slow, closed)) {
-            assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
-        }
+        TrackingEventStream fast = openFollowingTheRing();
+        TrackingEventStream slow = openFollowingTheRing();
+        TrackingEventStream closed = openFollowingTheRing();
         // a closed stream holds nothing back, though it took nothing
         closed.close();
         int ownReadsBefore = storage.ownReads.get();
@@ -155,19 +146,14 @@ class EventTailTest {
         readEvents(slow, 5);
 
         // the ring lets go when it adds an event
-        storage.append("event 10");
-        tail.wake();
-        assertThat(read(fast, 1)).containsExactly("event 10");
+        commitAndRead("event 10", fast);
         collectUntilCleared(events.get(4));
         assertThat(events.subList(0, 5)).as("taken by both").allSatisfy(event -> assertThat(event.get()).isNull());
         assertThat(events.subList(5, 10)).as("not yet taken by the slow one")
                 .allSatisfy(event -> assertThat(event.get()).isNotNull());
 
         assertThat(read(slow, 6)).containsExactly("event 5", "event 6", "event 7", "event 8", "event 9", "event 10");
-        storage.append("event 11");
-        tail.wake();
-        assertThat(read(fast, 1)).containsExactly("event 11");
-        assertThat(read(slow, 1)).containsExactly("event 11");
+        commitAndRead("event 11", fast, slow);
         collectUntilCleared(events.get(9));
         assertThat(events).allSatisfy(event -> assertThat(event.get()).isNull());
         assertThat(storage.ownReads.get() - ownReadsBefore).as("every event from the reader's queries").isZero();
@@ -176,8 +162,7 @@ class EventTailTest {
     @Test
     void whileAStreamReadsTheStoreOnItsOwnTheRingKeepsWhatTheOthersTook() throws Exception {
         tail = new EventTail(storage, 1_000, Duration.ofMinutes(1));
-        TrackingEventStream follower = open(null);
-        assertThat(follower.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream follower = openFollowingTheRing();
         List<TrackedEventMessage<?>> first = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             storage.append("event " + i);
@@ -201,10 +186,7 @@ class EventTailTest {
                 IntStream.range(10, 30).mapToObj(i -> "event " + i).toList());
         assertThat(late.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
         int ownReadsBefore = storage.ownReads.get();
-        storage.append("event 30");
-        tail.wake();
-        assertThat(read(follower, 1)).containsExactly("event 30");
-        assertThat(read(late, 1)).containsExactly("event 30");
+        commitAndRead("event 30", follower, late);
         assertThat(storage.ownReads.get() - ownReadsBefore).as("both follow the ring").isZero();
         collectUntilCleared(takenMeanwhile.getLast());
         assertThat(takenMeanwhile).as("let go once both follow the ring")
@@ -231,8 +213,7 @@ class EventTailTest {
     @Test
     void aCommittedEventInTheRingHoldsNothingOfWhatTheReaderReadBack() throws Exception {
         tail = new EventTail(storage, 100, Duration.ofMinutes(1));
-        TrackingEventStream stream = open(null);
-        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream stream = openFollowingTheRing();
         String channel = "0x" + "cd".repeat(32);
         List<ChannelExpired> payloads = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
@@ -272,8 +253,7 @@ class EventTailTest {
     @Test
     void aStreamWaitingForAnEventIsReleasedWhenTheTailCloses() throws Exception {
         tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
-        TrackingEventStream stream = open(null);
-        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        TrackingEventStream stream = openFollowingTheRing();
         CompletableFuture<Throwable> waiting = new CompletableFuture<>();
         Thread reading = Thread.ofPlatform().start(() -> {
             try {
@@ -299,6 +279,22 @@ class EventTailTest {
             System.gc();
             Thread.sleep(50);
         }
+    }
+
+    /** Commits {@code event}, wakes the reader, and checks that each of {@code streams} reads it next. */
+    private void commitAndRead(String event, TrackingEventStream... streams) throws InterruptedException {
+        storage.append(event);
+        tail.wake();
+        for (TrackingEventStream stream : streams) {
+            assertThat(read(stream, 1)).containsExactly(event);
+        }
+    }
+
+    /** A stream from the store's first event that has read all there is: it follows the ring from there. */
+    private TrackingEventStream openFollowingTheRing() throws InterruptedException {
+        TrackingEventStream stream = open(null);
+        assertThat(stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)).isFalse();
+        return stream;
     }
 
     private TrackingEventStream open(TrackingToken token) {
