@@ -28,8 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cachedEvents the most of the event store's newest events its reader keeps in memory (the
  *        ring of {@code EventTail}), which the processors that keep up read without a query of their
  *        own; one that falls further behind reads from the store until it catches up. An event
- *        leaves the ring once every open stream has taken it (under load, about one batch linger
- *        after its commit: the processors trail the store by that, a few hundred events at the
+ *        leaves the ring once every open stream has taken it (under load, within about one batch
+ *        linger of its commit: the processors trail the store by that, a few hundred events at the
  *        highest rates measured), or once this many newer ones came: this is how far a processor
  *        may fall behind and still read from memory (BENCHMARKS.md, "Round twenty-one"). A cached
  *        event holds about 0.8 KiB of heap if this instance committed it (its payload, token and
