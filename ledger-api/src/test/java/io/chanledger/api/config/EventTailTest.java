@@ -251,6 +251,31 @@ class EventTailTest {
     }
 
     @Test
+    void streamsReadingOnTheirOwnThreadsAtTheirOwnPaceEachReadEveryEventOnceAndInOrder() throws Exception {
+        // a ring smaller than the slow stream's lag at times: it lets go of what both took, and the
+        // slow one falls out of the ring, reads the store on its own and comes back, while the
+        // reader adds events
+        tail = new EventTail(storage, 64, Duration.ofMillis(20));
+        TrackingEventStream fast = openFollowingTheRing();
+        TrackingEventStream slow = openFollowingTheRing();
+        int events = 5_000;
+        CompletableFuture<List<Object>> fastRead = CompletableFuture.supplyAsync(() -> readAll(fast, events, 0));
+        CompletableFuture<List<Object>> slowRead = CompletableFuture.supplyAsync(() -> readAll(slow, events, 5));
+        for (int i = 0; i < events; i++) {
+            storage.append("event " + i);
+            if (i % 10 == 9) {
+                tail.wake();
+            }
+        }
+        tail.wake();
+
+        List<Object> expected = IntStream.range(0, events).mapToObj(i -> (Object) ("event " + i)).toList();
+        assertThat(fastRead.get(60, TimeUnit.SECONDS)).containsExactlyElementsOf(expected);
+        assertThat(slowRead.get(60, TimeUnit.SECONDS)).containsExactlyElementsOf(expected);
+        assertThat(storage.ownReads.get()).as("the slow stream read the store on its own at times").isGreaterThan(2);
+    }
+
+    @Test
     void aStreamWaitingForAnEventIsReleasedWhenTheTailCloses() throws Exception {
         tail = new EventTail(storage, 2_000, Duration.ofMinutes(1));
         TrackingEventStream stream = openFollowingTheRing();
@@ -305,6 +330,25 @@ class EventTailTest {
 
     private static List<Object> read(TrackingEventStream stream, int count) throws InterruptedException {
         return readEvents(stream, count).stream().map(event -> (Object) event.getPayload()).toList();
+    }
+
+    /** The next {@code count} payloads of {@code stream}, pausing {@code pauseMillis} after every 100th. */
+    private static List<Object> readAll(TrackingEventStream stream, int count, long pauseMillis) {
+        List<Object> payloads = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                if (!stream.hasNextAvailable(10, TimeUnit.SECONDS)) {
+                    break;
+                }
+                payloads.add(stream.nextAvailable().getPayload());
+                if (pauseMillis > 0 && i % 100 == 99) {
+                    Thread.sleep(pauseMillis);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return payloads;
     }
 
     /** The next {@code count} events, each waited for at most 10 s. */
