@@ -20,10 +20,14 @@ import org.axonframework.serialization.Revision;
  * Handlers guard, then apply; only the event sourcing handlers assign state. Time and signer
  * identity always come in the command, so replaying the events gives the same channel.
  */
-@Revision("2")
+@Revision("3")
 class ChannelAggregate {
 
-    /** Accepted vouchers remembered by nonce, so a re-sent voucher gets its first answer back. */
+    /**
+     * Plain vouchers accepted last, remembered by nonce, so a re-sent one gets its first answer
+     * back. A metered voucher is not remembered: it is never answered twice, and the nonce rule
+     * alone refuses it again (every accepted nonce is at most the highest).
+     */
     static final int REMEMBERED_VOUCHERS = 64;
 
     @AggregateIdentifier
@@ -143,14 +147,10 @@ class ChannelAggregate {
                     + channelId + " at " + closeAskedByConsumer + "; open a new channel");
         }
         checkCloseExposure(command);
-        AcceptedTerms earlier = recentVouchers.get(nonce);
-        if (earlier != null && earlier.amount().equals(amount)) {
-            throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
-                    "voucher " + nonce + " already paid for a request; sign the next nonce");
-        }
         if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
-            throw rejection(VoucherRejection.NONCE_NOT_INCREASING,
-                    "nonce " + nonce + " is not above the last accepted nonce " + state.highestNonce());
+            throw rejection(VoucherRejection.NONCE_NOT_INCREASING, "nonce " + nonce
+                    + " is not above the last accepted nonce " + state.highestNonce()
+                    + "; a voucher pays for one request: sign the next nonce");
         }
         if (amount.compareTo(state.deposit()) > 0) {
             throw rejection(VoucherRejection.EXCEEDS_DEPOSIT,
@@ -354,9 +354,11 @@ class ChannelAggregate {
             }
             case ChannelOpenConfirmed e -> lastChainRef = e.chainRef();
             case VoucherAccepted e -> {
-                recentVouchers.put(e.nonce(), new AcceptedTerms(e.amount(), e.increment()));
-                if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
-                    recentVouchers.remove(recentVouchers.keySet().iterator().next());
+                if (!e.metered()) {
+                    recentVouchers.put(e.nonce(), new AcceptedTerms(e.amount(), e.increment()));
+                    if (recentVouchers.size() > REMEMBERED_VOUCHERS) {
+                        recentVouchers.remove(recentVouchers.keySet().iterator().next());
+                    }
                 }
             }
             case ChannelClaimed e -> {

@@ -89,6 +89,18 @@ class ChannelMeteringTest {
                 paying(100_000, 1, 40_000), VoucherRejection.NONCE_NOT_INCREASING);
     }
 
+    /**
+     * A voucher that paid for a request is not remembered for re-sending, so sent again as a plain
+     * voucher it is refused like any voucher not above the highest, rather than answered as a
+     * duplicate: its answer was the request, which is never served twice.
+     */
+    @Test
+    void aMeteredVoucherSentAgainAsAPlainOneIsRefusedAsNotAboveTheHighest() {
+        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000)),
+                new AcceptVoucher(CHANNEL, units(100_000), units(1), SIG, CONSUMER, NOW + 6),
+                VoucherRejection.AMOUNT_NOT_INCREASING);
+    }
+
     @Test
     void aMeteredVoucherNeedsANewNonce() {
         rejects(fixture.given(opened(), held(100_000, 3, 100_000, 40_000, 0)),

@@ -2,6 +2,7 @@ package io.chanledger.domain.channel;
 
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,6 +62,35 @@ class ChannelSnapshotTest {
                 .expectException(allOf(
                         feature("reason", VoucherRejectedException::reason, VoucherRejection.INSUFFICIENT_FUNDS),
                         feature("required", VoucherRejectedException::required, units(120_000))));
+    }
+
+    /**
+     * A channel paid through the gateway keeps none of its vouchers for re-sending (they are
+     * never answered twice), so its snapshot, and the aggregate in memory, do not grow with them;
+     * plain vouchers are remembered, and a re-sent one is answered from the snapshot too.
+     */
+    @Test
+    void onlyPlainVouchersAreRememberedForReSending() throws Exception {
+        ChannelAggregate channel = new ChannelAggregate();
+        channel.on(new ChannelOpened(CHANNEL, CONSUMER, PROVIDER, units(10_000_000), NOW + 86_400,
+                new ChainRef(1, "0x" + "0".repeat(64), "0x" + "1".repeat(64), 0), false, BigInteger.ZERO));
+        for (int nonce = 1; nonce <= 3; nonce++) {
+            channel.on(new VoucherAccepted(CHANNEL, units(100_000L * nonce), units(nonce), SIG, units(100_000), NOW,
+                    units(40_000), NOW + 600, units(0)));
+            channel.on(new RequestSettled(CHANNEL, units(nonce), units(30_000), units(30_000), units(30_000L * nonce),
+                    NOW + 1));
+        }
+        assertEquals(0, SNAPSHOTS.readTree(SNAPSHOTS.writeValueAsString(channel)).get("recentVouchers").size());
+
+        channel.on(new VoucherAccepted(CHANNEL, units(400_000), units(4), SIG, units(100_000), NOW + 2));
+        ChannelAggregate restored = SNAPSHOTS.readValue(SNAPSHOTS.writeValueAsString(channel), ChannelAggregate.class);
+        assertEquals(1, SNAPSHOTS.readTree(SNAPSHOTS.writeValueAsString(restored)).get("recentVouchers").size());
+        new AggregateTestFixture<>(ChannelAggregate.class)
+                .givenState(() -> restored)
+                .when(new AcceptVoucher(CHANNEL, units(400_000), units(4), SIG, CONSUMER, NOW + 3))
+                .expectNoEvents()
+                .expectResultMessagePayload(new VoucherReceipt(CHANNEL, units(400_000), units(4), units(100_000),
+                        units(10_000_000), units(9_600_000), ChannelStatus.OPEN, true));
     }
 
     /**
