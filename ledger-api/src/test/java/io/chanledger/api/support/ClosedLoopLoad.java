@@ -33,8 +33,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClosedLoopLoad {
 
-    /** Answers with status 200 per second, latency percentiles in milliseconds, failed requests. */
-    public record Result(int requests, double perSecond, double p50Millis, double p99Millis, long errors) {
+    /**
+     * Answers with status 200 per second, latency percentiles in milliseconds, failed requests,
+     * and the connections the clients opened (one each, unless the server closed some).
+     */
+    public record Result(int requests, double perSecond, double p50Millis, double p99Millis, long errors,
+                         long connections) {
     }
 
     /** A request as its bytes, and the server it goes to ({@code host:port}). */
@@ -64,11 +68,24 @@ public final class ClosedLoopLoad {
         return new Request(authority, bytes);
     }
 
+    /** A GET of {@code url} ({@code http://host:port/path}), with extra headers as name, value, …. */
+    public static Request get(String url, String... headers) {
+        URI uri = URI.create(url);
+        String authority = uri.getHost() + ":" + uri.getPort();
+        StringBuilder head = new StringBuilder("GET ").append(uri.getRawPath()).append(" HTTP/1.1\r\nHost: ")
+                .append(authority).append("\r\n");
+        for (int i = 0; i < headers.length; i += 2) {
+            head.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+        }
+        return new Request(authority, head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+    }
+
     public static Result run(List<List<Request>> requestsPerClient) throws InterruptedException {
         int total = requestsPerClient.stream().mapToInt(List::size).sum();
         long[] latencies = new long[total];
         AtomicLong next = new AtomicLong();
         AtomicLong errors = new AtomicLong();
+        AtomicLong opened = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
         for (List<Request> mine : requestsPerClient) {
@@ -82,6 +99,7 @@ public final class ClosedLoopLoad {
                         if (connection == null) {
                             connection = new Connection(request.authority());
                             connections.put(request.authority(), connection);
+                            opened.incrementAndGet();
                         }
                         int status = connection.exchange(request.bytes());
                         latencies[(int) next.getAndIncrement()] = System.nanoTime() - t0;
@@ -109,7 +127,7 @@ public final class ClosedLoopLoad {
         long[] done = Arrays.copyOf(latencies, (int) next.get());
         Arrays.sort(done);
         return new Result(done.length, (done.length - errors.get()) / seconds, percentile(done, 0.50),
-                percentile(done, 0.99), errors.get());
+                percentile(done, 0.99), errors.get(), opened.get());
     }
 
     private static double percentile(long[] sorted, double p) {

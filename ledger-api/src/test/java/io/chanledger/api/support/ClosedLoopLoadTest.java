@@ -87,6 +87,8 @@ class ClosedLoopLoadTest {
             assertThat(received.get("c" + c)).containsExactlyElementsOf(expected);
         }
         assertThat(connectionsClosed.get()).isEqualTo(40);
+        // each client's first connection, and one after each of its ten closed ones
+        assertThat(result.connections()).isEqualTo(44);
     }
 
     /**
@@ -138,6 +140,7 @@ class ClosedLoopLoadTest {
             assertThat(result.requests()).isEqualTo(9);
             assertThat(result.errors()).isEqualTo(3);
             assertThat(connections.get()).isEqualTo(9);
+            assertThat(result.connections()).isEqualTo(9);
             assertThat(bodies).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}",
                     "{\"n\":5}", "{\"n\":6}", "{\"n\":7}", "{\"n\":8}");
             unframed.close();
