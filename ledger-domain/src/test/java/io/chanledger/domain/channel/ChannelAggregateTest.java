@@ -1,11 +1,15 @@
 package io.chanledger.domain.channel;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.chanledger.domain.chain.ChainRef;
+import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
 import org.axonframework.test.aggregate.TestExecutor;
@@ -139,6 +143,30 @@ class ChannelAggregateTest {
                 .expectNoEvents()
                 .expectResultMessagePayload(new VoucherReceipt(CHANNEL, units(250_000), units(1), units(250_000),
                         DEPOSIT, DEPOSIT.subtract(units(250_000)), ChannelStatus.OPEN, true));
+    }
+
+    /** The channel's last {@link ChannelAggregate#REMEMBERED_VOUCHERS} vouchers are answered again; an older one is not. */
+    @Test
+    void theLastRememberedVouchersAreAnsweredAgainAndAnOlderOneIsRefused() {
+        int remembered = ChannelAggregate.REMEMBERED_VOUCHERS;
+        Object[] history = new Object[remembered + 2];
+        history[0] = opened();
+        for (int nonce = 1; nonce <= remembered + 1; nonce++) {
+            history[nonce] = accepted(1_000L * nonce, nonce, 1_000);
+        }
+        fixture.given(history).when(voucher(2_000, 2)).expectNoEvents()
+                .expectResultMessagePayload(new VoucherReceipt(CHANNEL, units(2_000), units(2), units(1_000),
+                        DEPOSIT, DEPOSIT.subtract(units(2_000)), ChannelStatus.OPEN, true));
+        rejects(new AggregateTestFixture<>(ChannelAggregate.class).given(history), voucher(1_000, 1),
+                VoucherRejection.AMOUNT_NOT_INCREASING);
+    }
+
+    /** docs/api.md says how many vouchers are answered again: the same number as the aggregate. */
+    @Test
+    void theApiReferenceStatesHowManyVouchersAreAnsweredAgain() throws IOException {
+        String reference = Files.readString(Path.of("..", "docs", "api.md"));
+        assertThat(reference)
+                .contains("channel's last " + ChannelAggregate.REMEMBERED_VOUCHERS + " vouchers accepted here");
     }
 
     @Test
