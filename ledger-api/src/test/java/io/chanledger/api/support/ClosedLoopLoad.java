@@ -53,31 +53,33 @@ public final class ClosedLoopLoad {
      * name, value, name, value ….
      */
     public static Request post(String url, String body, String... headers) {
-        URI uri = URI.create(url);
-        String authority = uri.getHost() + ":" + uri.getPort();
-        byte[] content = body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder("POST ").append(uri.getRawPath()).append(" HTTP/1.1\r\nHost: ")
-                .append(authority).append("\r\nContent-Type: application/json\r\nContent-Length: ")
-                .append(content.length).append("\r\n");
-        for (int i = 0; i < headers.length; i += 2) {
-            head.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
-        }
-        byte[] start = head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
-        byte[] bytes = Arrays.copyOf(start, start.length + content.length);
-        System.arraycopy(content, 0, bytes, start.length, content.length);
-        return new Request(authority, bytes);
+        return request("POST", url, body.getBytes(StandardCharsets.UTF_8), headers);
     }
 
     /** A GET of {@code url} ({@code http://host:port/path}), with extra headers as name, value, …. */
     public static Request get(String url, String... headers) {
+        return request("GET", url, null, headers);
+    }
+
+    /** The request's bytes: its head, and a JSON body when {@code content} is not null. */
+    private static Request request(String method, String url, byte[] content, String... headers) {
         URI uri = URI.create(url);
         String authority = uri.getHost() + ":" + uri.getPort();
-        StringBuilder head = new StringBuilder("GET ").append(uri.getRawPath()).append(" HTTP/1.1\r\nHost: ")
-                .append(authority).append("\r\n");
+        StringBuilder head = new StringBuilder(method).append(' ').append(uri.getRawPath())
+                .append(" HTTP/1.1\r\nHost: ").append(authority).append("\r\n");
+        if (content != null) {
+            head.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+        }
         for (int i = 0; i < headers.length; i += 2) {
             head.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
         }
-        return new Request(authority, head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+        byte[] start = head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+        if (content == null) {
+            return new Request(authority, start);
+        }
+        byte[] bytes = Arrays.copyOf(start, start.length + content.length);
+        System.arraycopy(content, 0, bytes, start.length, content.length);
+        return new Request(authority, bytes);
     }
 
     public static Result run(List<List<Request>> requestsPerClient) throws InterruptedException {
