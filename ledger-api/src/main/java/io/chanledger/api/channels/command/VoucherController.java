@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ConditionalOnRole;
 import io.chanledger.api.config.Role;
 import io.chanledger.api.http.HotPathJson;
+import io.chanledger.api.http.HotPathMapping;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -38,8 +39,10 @@ class VoucherController {
     /**
      * Body: the {@code X-CHAN-Voucher} JSON. Amount and nonce are decimal strings (integers are taken
      * too). Read and answered without the message converters ({@link HotPathJson}); the annotations
-     * describe the exchange to OpenAPI as the converters' signature did.
+     * describe the exchange to OpenAPI as the converters' signature did. Looked up before the other
+     * mappings ({@link HotPathMapping}): a provider takes vouchers at the rate agents pay.
      */
+    @HotPathMapping
     @PostMapping(path = "/vouchers", consumes = MediaType.APPLICATION_JSON_VALUE)
     @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
             mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")))

@@ -1,8 +1,10 @@
 package io.chanledger.api.channels.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.http.HotPathHandlerMapping;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -14,12 +16,19 @@ import io.chanledger.domain.channel.ExpireChannel;
 import io.chanledger.domain.channel.RecordClose;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.time.Instant;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 class VoucherEndpointTest extends LedgerIntegrationTest {
 
@@ -30,6 +39,13 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
 
     @Autowired
     CommandGateway commands;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping handlerMapping;
+
+    @Autowired
+    MeterRegistry meters;
 
     private String channelId;
 
@@ -332,6 +348,24 @@ class VoucherEndpointTest extends LedgerIntegrationTest {
         assertThat(metrics).contains("chan_vouchers_rejected_total{reason=\"wrong_signer\"}");
         assertThat(metrics).contains("chan_vouchers_accepted_total");
         assertThat(metrics).contains("chan_voucher_admission_seconds");
+    }
+
+    @Test
+    void theVoucherEndpointIsLookedUpFirstAndTimedUnderItsPattern() throws Exception {
+        assertThat(handlerMapping).isInstanceOf(HotPathHandlerMapping.class);
+        assertThat(((HotPathHandlerMapping) handlerMapping).hotHandlers())
+                .extracting(handler -> handler.getMethod())
+                .containsExactly(VoucherController.class.getDeclaredMethod("acceptVoucher", String.class,
+                        HttpServletRequest.class, HttpServletResponse.class));
+        Timer timed = meters.find("http.server.requests").tag("uri", "/api/channels/{channelId}/vouchers")
+                .tag("status", "200").timer();
+        long before = timed == null ? 0 : timed.count();
+
+        assertThat(post(Channels.voucherJson(CONSUMER, channelId, 1_000, 1)).status()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.find("http.server.requests")
+                .tag("uri", "/api/channels/{channelId}/vouchers").tag("status", "200").timer())
+                .isNotNull().extracting(Timer::count).isEqualTo(before + 1));
     }
 
     @Test
