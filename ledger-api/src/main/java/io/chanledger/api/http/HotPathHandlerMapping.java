@@ -24,8 +24,10 @@ import org.springframework.web.util.pattern.PathPattern;
  *
  * <p>This gives the same handler as Spring's own lookup only while no other mapping matches a hot
  * mapping's paths for one of its methods: when several match, Spring picks the most specific. That
- * is checked when the mappings are registered, against a path of each hot pattern (its variables
- * filled in), and the service does not start if another mapping matches it.
+ * is checked when the mappings are registered, both ways: no other pattern of such a method may match
+ * a path of the hot pattern, nor the hot pattern a path of the other (each with its variables filled
+ * in, so that a variable with a regular expression or in part of a segment is caught one way or the
+ * other); the service does not start if one does.
  */
 public class HotPathHandlerMapping extends RequestMappingHandlerMapping {
 
@@ -51,9 +53,8 @@ public class HotPathHandlerMapping extends RequestMappingHandlerMapping {
                 throw new IllegalStateException("a hot path mapping has one path pattern: " + handler);
             }
             PathPattern pattern = paths.getFirstPattern();
-            PathContainer sample = PathContainer.parsePath(pattern.getPatternString().replaceAll("\\{[^/]*}", SAMPLE_SEGMENT));
             all.forEach((other, otherHandler) -> {
-                if (other != mapping && matchesPath(other, sample) && methodsOverlap(mapping, other)) {
+                if (other != mapping && methodsOverlap(mapping, other) && pathsOverlap(pattern, other)) {
                     throw new IllegalStateException("hot path " + pattern.getPatternString() + " of " + handler
                             + " is also matched by " + otherHandler + ": look it up as Spring does, not first");
                 }
@@ -88,9 +89,16 @@ public class HotPathHandlerMapping extends RequestMappingHandlerMapping {
         return super.lookupHandlerMethod(lookupPath, request);
     }
 
-    private static boolean matchesPath(RequestMappingInfo mapping, PathContainer path) {
-        PathPatternsRequestCondition paths = mapping.getPathPatternsCondition();
-        return paths != null && paths.getPatterns().stream().anyMatch(pattern -> pattern.matches(path));
+    /** Whether one of the other mapping's patterns matches a path of the hot one's, or the hot one a path of it. */
+    private static boolean pathsOverlap(PathPattern hotPattern, RequestMappingInfo other) {
+        PathPatternsRequestCondition paths = other.getPathPatternsCondition();
+        return paths != null && paths.getPatterns().stream().anyMatch(pattern ->
+                pattern.matches(samplePath(hotPattern)) || hotPattern.matches(samplePath(pattern)));
+    }
+
+    /** A path of the pattern: its variables filled in with {@link #SAMPLE_SEGMENT}. */
+    private static PathContainer samplePath(PathPattern pattern) {
+        return PathContainer.parsePath(pattern.getPatternString().replaceAll("\\{[^/]*}", SAMPLE_SEGMENT));
     }
 
     /** Whether a request of some one method could be taken by both (no methods named: any method). */
