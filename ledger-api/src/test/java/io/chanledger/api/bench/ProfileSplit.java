@@ -1,0 +1,244 @@
+package io.chanledger.api.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Splits a JFR recording of the gateway bench's service (its execution samples) by what the
+ * samples were doing, so that a thread group's CPU per request, which the bench reads from
+ * {@code /proc}, can be divided among the code that spent it (not a test).
+ *
+ * <p>Each sample is given to the thread group of its thread (the HTTP handlers, the commit workers,
+ * the read models' processors…) and to the owner of the code it was in: the first frame from the
+ * top of its stack that is not the JDK's own, by its package (Axon, the JDBC driver, Jackson,
+ * Tomcat…), so that a hash-map lookup is charged to whoever looked it up. The bench alternates
+ * paid and unpaid runs; a second of the recording is paid when the commit workers or the
+ * processors ran in it, unpaid when they did not and the handlers did, and the two kinds are
+ * counted apart.
+ *
+ * <p>The stacks are read whole, as recorded ({@code -XX:FlightRecorderOptions:stackdepth=256}):
+ * {@code jfr print} shows only the top five frames of each unless told {@code --stack-depth}.
+ *
+ * <p>Usage: {@code ProfileSplit <recording.jfr> [Class.method …]}; each method named is reported
+ * as the share of each group's samples with that method on the stack (a step of the work, such as
+ * {@code VoucherCommitBatcher.dispatchNested}).
+ */
+public final class ProfileSplit {
+
+    /** Thread groups, by the start of the thread's name; the first that matches. */
+    private static final Map<String, String> GROUPS = ordered(
+            "tomcat-handler", "the HTTP handlers",
+            "voucher-commit", "the commit workers",
+            "EventProcessor", "the read models' processors",
+            "event-store-reader", "the event store's reader",
+            "http-nio", "Tomcat's poller and acceptor",
+            "snapshotter", "the snapshotter");
+
+    /** Owners of code, by package prefix; the first that matches. */
+    private static final Map<String, String> OWNERS = ordered(
+            "org.axonframework.", "Axon",
+            "org.postgresql.", "the JDBC driver and pool",
+            "com.zaxxer.hikari.", "the JDBC driver and pool",
+            "org.springframework.jdbc.", "Spring's JDBC and transactions",
+            "org.springframework.transaction.", "Spring's JDBC and transactions",
+            "com.fasterxml.jackson.", "Jackson",
+            "org.apache.catalina.", "Tomcat",
+            "org.apache.coyote.", "Tomcat",
+            "org.apache.tomcat.", "Tomcat",
+            "org.springframework.web.", "Spring MVC",
+            "org.springframework.http.", "Spring MVC",
+            "io.micrometer.", "Micrometer",
+            "org.bouncycastle.", "the signature and digests",
+            "fr.acinq.", "the signature and digests",
+            "io.chanledger.domain.eip712.", "the signature and digests",
+            "com.knuddels.jtokkit.", "token counting",
+            "io.chanledger.domain.", "the ledger's domain (the aggregate, its events)",
+            "io.chanledger.projections.", "the read models",
+            "io.chanledger.", "the service's own code",
+            "org.springframework.", "Spring, other",
+            "ch.qos.logback.", "logging",
+            "org.slf4j.", "logging");
+
+    static final String JDK_ALONE = "the JDK alone";
+    static final String OTHER = "other libraries";
+    static final String PAID = "paid";
+    static final String UNPAID = "unpaid";
+
+    private ProfileSplit() {
+    }
+
+    /** One execution sample: the second it was taken in, its thread group, its frames from the top. */
+    record Sample(long second, String group, List<String> frames) {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: ProfileSplit <recording.jfr> [Class.method ...]");
+            System.exit(2);
+        }
+        List<Sample> samples = read(Path.of(args[0]));
+        List<String> steps = List.of(args).subList(1, args.length);
+        System.out.print(report(samples, steps));
+    }
+
+    static List<Sample> read(Path recording) throws IOException {
+        List<Sample> samples = new ArrayList<>();
+        try (RecordingFile file = new RecordingFile(recording)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent event = file.readEvent();
+                if (!event.getEventType().getName().equals("jdk.ExecutionSample")) {
+                    continue;
+                }
+                RecordedThread thread = event.getThread("sampledThread");
+                RecordedStackTrace stack = event.getStackTrace();
+                if (thread == null || stack == null) {
+                    continue;
+                }
+                List<String> frames = new ArrayList<>(stack.getFrames().size());
+                for (RecordedFrame frame : stack.getFrames()) {
+                    frames.add(frame.getMethod().getType().getName() + "." + frame.getMethod().getName());
+                }
+                Instant time = event.getStartTime();
+                samples.add(new Sample(time.getEpochSecond(), groupOf(thread.getJavaName()), frames));
+            }
+        }
+        return samples;
+    }
+
+    static String groupOf(String threadName) {
+        if (threadName != null) {
+            for (Map.Entry<String, String> group : GROUPS.entrySet()) {
+                if (threadName.startsWith(group.getKey())) {
+                    return group.getValue();
+                }
+            }
+        }
+        return "other threads";
+    }
+
+    /** The owner of the code a sample was in: that of its top frame outside the JDK. */
+    static String ownerOf(List<String> frames) {
+        for (String frame : frames) {
+            if (isJdk(frame)) {
+                continue;
+            }
+            for (Map.Entry<String, String> owner : OWNERS.entrySet()) {
+                if (frame.startsWith(owner.getKey())) {
+                    return owner.getValue();
+                }
+            }
+            return OTHER;
+        }
+        return JDK_ALONE;
+    }
+
+    private static boolean isJdk(String frame) {
+        return frame.startsWith("java.") || frame.startsWith("javax.") || frame.startsWith("jdk.")
+                || frame.startsWith("sun.") || frame.startsWith("com.sun.");
+    }
+
+    /**
+     * Paid or unpaid, by second: paid where the commit workers or the processors have at least
+     * three samples, unpaid where they have none and the handlers at least eight; other seconds
+     * (start-up, the turn between runs) are left out.
+     */
+    static Map<Long, String> kinds(List<Sample> samples) {
+        Map<Long, int[]> counts = new HashMap<>();
+        for (Sample sample : samples) {
+            int[] count = counts.computeIfAbsent(sample.second(), s -> new int[2]);
+            if (sample.group().equals(GROUPS.get("voucher-commit")) || sample.group().equals(GROUPS.get("EventProcessor"))) {
+                count[0]++;
+            } else if (sample.group().equals(GROUPS.get("tomcat-handler"))) {
+                count[1]++;
+            }
+        }
+        Map<Long, String> kinds = new HashMap<>();
+        counts.forEach((second, count) -> {
+            if (count[0] >= 3) {
+                kinds.put(second, PAID);
+            } else if (count[0] == 0 && count[1] >= 8) {
+                kinds.put(second, UNPAID);
+            }
+        });
+        return kinds;
+    }
+
+    static String report(List<Sample> samples, List<String> steps) {
+        Map<Long, String> kinds = kinds(samples);
+        // kind -> group -> owner -> samples, and kind -> group -> samples
+        Map<String, Map<String, Map<String, Integer>>> owners = new TreeMap<>();
+        Map<String, Map<String, Integer>> totals = new TreeMap<>();
+        Map<String, Map<String, Map<String, Integer>>> stepCounts = new TreeMap<>();
+        Map<String, Integer> seconds = new TreeMap<>();
+        kinds.values().forEach(kind -> seconds.merge(kind, 1, Integer::sum));
+        for (Sample sample : samples) {
+            String kind = kinds.get(sample.second());
+            if (kind == null) {
+                continue;
+            }
+            totals.computeIfAbsent(kind, k -> new TreeMap<>()).merge(sample.group(), 1, Integer::sum);
+            owners.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(sample.group(), g -> new TreeMap<>())
+                    .merge(ownerOf(sample.frames()), 1, Integer::sum);
+            for (String step : steps) {
+                if (onStack(sample.frames(), step)) {
+                    stepCounts.computeIfAbsent(kind, k -> new TreeMap<>())
+                            .computeIfAbsent(sample.group(), g -> new TreeMap<>()).merge(step, 1, Integer::sum);
+                }
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("seconds of the recording: ").append(seconds.getOrDefault(PAID, 0)).append(" paid, ")
+                .append(seconds.getOrDefault(UNPAID, 0)).append(" unpaid\n\n");
+        out.append("| seconds | thread group | samples | owner of the code | share of the group's samples |\n");
+        out.append("|---|---|---:|---|---:|\n");
+        for (String kind : List.of(PAID, UNPAID)) {
+            Map<String, Integer> groups = totals.getOrDefault(kind, Map.of());
+            groups.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).forEach(group -> {
+                Map<String, Integer> byOwner = owners.get(kind).get(group.getKey());
+                byOwner.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                        .forEach(owner -> out.append(String.format("| %s | %s | %d | %s | %.1f%% |%n", kind,
+                                group.getKey(), group.getValue(), owner.getKey(),
+                                100.0 * owner.getValue() / group.getValue())));
+                Map<String, Integer> byStep = stepCounts.getOrDefault(kind, Map.of()).getOrDefault(group.getKey(), Map.of());
+                for (String step : steps) {
+                    int count = byStep.getOrDefault(step, 0);
+                    if (count > 0) {
+                        out.append(String.format("| %s | %s | %d | (on the stack: %s) | %.1f%% |%n", kind,
+                                group.getKey(), group.getValue(), step, 100.0 * count / group.getValue()));
+                    }
+                }
+            });
+        }
+        return out.toString();
+    }
+
+    /** Whether {@code step} ({@code Class.method}, the class by its simple or full name) is on the stack. */
+    static boolean onStack(List<String> frames, String step) {
+        for (String frame : frames) {
+            if (frame.equals(step) || frame.endsWith("." + step) || frame.endsWith("$" + step)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Map<String, String> ordered(String... pairs) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put(pairs[i], pairs[i + 1]);
+        }
+        return map;
+    }
+}
