@@ -31,9 +31,12 @@ import jdk.jfr.consumer.RecordingFile;
  * <p>The stacks are read whole, as recorded ({@code -XX:FlightRecorderOptions:stackdepth=256}):
  * {@code jfr print} shows only the top five frames of each unless told {@code --stack-depth}.
  *
- * <p>Usage: {@code ProfileSplit <recording.jfr> [Class.method …]}; each method named is reported
- * as the share of each group's samples with that method on the stack (a step of the work, such as
- * {@code VoucherCommitBatcher.dispatchNested}).
+ * <p>Usage: {@code ProfileSplit <recording.jfr> [--owner=NAME] [Class.method …]}. The methods named
+ * are steps of the work (such as {@code VoucherCommitBatcher.dispatchNested}): each sample is also
+ * given to the innermost of them on its stack, or to none, and each group's samples are split among
+ * them too, so that steps inside one another are not counted twice. With {@code --owner}, only the
+ * samples of that owner's code are split among the steps (where Tomcat's own share of a group went,
+ * say), their shares still of all the group's samples.
  */
 public final class ProfileSplit {
 
@@ -85,12 +88,20 @@ public final class ProfileSplit {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
-            System.err.println("usage: ProfileSplit <recording.jfr> [Class.method ...]");
+            System.err.println("usage: ProfileSplit <recording.jfr> [--owner=NAME] [Class.method ...]");
             System.exit(2);
         }
         List<Sample> samples = read(Path.of(args[0]));
-        List<String> steps = List.of(args).subList(1, args.length);
-        System.out.print(report(samples, steps));
+        String owner = null;
+        List<String> steps = new ArrayList<>();
+        for (String arg : List.of(args).subList(1, args.length)) {
+            if (arg.startsWith("--owner=")) {
+                owner = arg.substring("--owner=".length());
+            } else {
+                steps.add(arg);
+            }
+        }
+        System.out.print(report(samples, steps, owner));
     }
 
     static List<Sample> read(Path recording) throws IOException {
@@ -175,7 +186,7 @@ public final class ProfileSplit {
         return kinds;
     }
 
-    static String report(List<Sample> samples, List<String> steps) {
+    static String report(List<Sample> samples, List<String> steps, String stepsOwner) {
         Map<Long, String> kinds = kinds(samples);
         // kind -> group -> owner -> samples, and kind -> group -> samples
         Map<String, Map<String, Map<String, Integer>>> owners = new TreeMap<>();
@@ -191,11 +202,9 @@ public final class ProfileSplit {
             totals.computeIfAbsent(kind, k -> new TreeMap<>()).merge(sample.group(), 1, Integer::sum);
             owners.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(sample.group(), g -> new TreeMap<>())
                     .merge(ownerOf(sample.frames()), 1, Integer::sum);
-            for (String step : steps) {
-                if (onStack(sample.frames(), step)) {
-                    stepCounts.computeIfAbsent(kind, k -> new TreeMap<>())
-                            .computeIfAbsent(sample.group(), g -> new TreeMap<>()).merge(step, 1, Integer::sum);
-                }
+            if (!steps.isEmpty() && (stepsOwner == null || stepsOwner.equals(ownerOf(sample.frames())))) {
+                stepCounts.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(sample.group(), g -> new TreeMap<>())
+                        .merge(stepOf(sample.frames(), steps), 1, Integer::sum);
             }
         }
         StringBuilder out = new StringBuilder();
@@ -212,11 +221,12 @@ public final class ProfileSplit {
                                 group.getKey(), group.getValue(), owner.getKey(),
                                 100.0 * owner.getValue() / group.getValue())));
                 Map<String, Integer> byStep = stepCounts.getOrDefault(kind, Map.of()).getOrDefault(group.getKey(), Map.of());
-                for (String step : steps) {
+                String of = stepsOwner == null ? "" : stepsOwner + ", ";
+                for (String step : steps.isEmpty() ? List.<String>of() : withNone(steps)) {
                     int count = byStep.getOrDefault(step, 0);
                     if (count > 0) {
-                        out.append(String.format("| %s | %s | %d | (on the stack: %s) | %.1f%% |%n", kind,
-                                group.getKey(), group.getValue(), step, 100.0 * count / group.getValue()));
+                        out.append(String.format("| %s | %s | %d | (%sstep: %s) | %.1f%% |%n", kind,
+                                group.getKey(), group.getValue(), of, step, 100.0 * count / group.getValue()));
                     }
                 }
             });
@@ -224,14 +234,27 @@ public final class ProfileSplit {
         return out.toString();
     }
 
-    /** Whether {@code step} ({@code Class.method}, the class by its simple or full name) is on the stack. */
-    static boolean onStack(List<String> frames, String step) {
+    static final String NO_STEP = "none of them";
+
+    /**
+     * The innermost of the steps on the stack ({@code Class.method}, the class by its simple or
+     * full name, or a nested class's name after its {@code $}); {@link #NO_STEP} when none is.
+     */
+    static String stepOf(List<String> frames, List<String> steps) {
         for (String frame : frames) {
-            if (frame.equals(step) || frame.endsWith("." + step) || frame.endsWith("$" + step)) {
-                return true;
+            for (String step : steps) {
+                if (frame.equals(step) || frame.endsWith("." + step) || frame.endsWith("$" + step)) {
+                    return step;
+                }
             }
         }
-        return false;
+        return NO_STEP;
+    }
+
+    private static List<String> withNone(List<String> steps) {
+        List<String> all = new ArrayList<>(steps);
+        all.add(NO_STEP);
+        return all;
     }
 
     private static Map<String, String> ordered(String... pairs) {

@@ -67,14 +67,42 @@ class ProfileSplitTest {
         add(samples, 1, HANDLERS, 2, "org.apache.catalina.Valve.invoke");
         add(samples, 2, HANDLERS, 8, "org.springframework.web.Dispatcher.doDispatch");
 
-        String report = ProfileSplit.report(samples, List.of("Batcher.dispatchNested"));
+        String report = ProfileSplit.report(samples, List.of("Batcher.dispatchNested"), null);
 
         assertThat(report).contains("1 paid, 1 unpaid")
                 .contains("| paid | the commit workers | 4 | Axon | 75.0% |")
                 .contains("| paid | the commit workers | 4 | the JDBC driver and pool | 25.0% |")
-                .contains("| paid | the commit workers | 4 | (on the stack: Batcher.dispatchNested) | 75.0% |")
+                .contains("| paid | the commit workers | 4 | (step: Batcher.dispatchNested) | 75.0% |")
+                .contains("| paid | the commit workers | 4 | (step: none of them) | 25.0% |")
                 .contains("| paid | the HTTP handlers | 2 | Tomcat | 100.0% |")
                 .contains("| unpaid | the HTTP handlers | 8 | Spring MVC | 100.0% |");
+    }
+
+    @Test
+    void aSampleGoesToTheInnermostStepOnItsStackSoThatNestedStepsAreNotCountedTwice() {
+        List<String> stack = List.of("java.util.HashMap.get", "io.chanledger.domain.eip712.Keccak.keccak256",
+                "io.chanledger.domain.channel.SignedVoucher.verify",
+                "io.chanledger.api.channels.command.VoucherAdmission.admit");
+        List<String> steps = List.of("VoucherAdmission.admit", "SignedVoucher.verify");
+
+        assertThat(ProfileSplit.stepOf(stack, steps)).isEqualTo("SignedVoucher.verify");
+        assertThat(ProfileSplit.stepOf(stack.subList(3, 4), steps)).isEqualTo("VoucherAdmission.admit");
+        assertThat(ProfileSplit.stepOf(stack, List.of("Other.method"))).isEqualTo(ProfileSplit.NO_STEP);
+    }
+
+    @Test
+    void anOwnerSplitsOnlyItsOwnSamplesAmongTheSteps() {
+        List<Sample> samples = new ArrayList<>();
+        add(samples, 1, WORKERS, 3, "io.chanledger.Work.run");
+        add(samples, 1, HANDLERS, 3, "org.apache.coyote.Processor.parse", "org.apache.catalina.Valve.invoke");
+        add(samples, 1, HANDLERS, 1, "org.apache.catalina.Valve.invoke");
+        add(samples, 1, HANDLERS, 4, "org.springframework.web.Dispatcher.doDispatch", "org.apache.catalina.Valve.invoke");
+
+        String report = ProfileSplit.report(samples, List.of("Valve.invoke", "Processor.parse"), "Tomcat");
+
+        assertThat(report).contains("| paid | the HTTP handlers | 8 | (Tomcat, step: Processor.parse) | 37.5% |")
+                .contains("| paid | the HTTP handlers | 8 | (Tomcat, step: Valve.invoke) | 12.5% |")
+                .doesNotContain("step: none of them");
     }
 
     /** A real recording: a thread named as a commit worker, busy in this class, is found with its whole stack. */
