@@ -40,11 +40,19 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class ProfileSplit {
 
-    /** Thread groups, by the start of the thread's name; the first that matches. */
+    static final String HANDLERS = "the HTTP handlers";
+    static final String COMMIT_WORKERS = "the commit workers";
+    static final String PROCESSORS = "the read models' processors";
+
+    /**
+     * Thread groups, by the start of the thread's name; the first that matches. The gateway bench
+     * names its rows by the threads' names in {@code /proc}, cut to 15 characters: the handlers are
+     * virtual threads there, so their row is their carriers' ({@code ForkJoinPool-1-}).
+     */
     private static final Map<String, String> GROUPS = ordered(
-            "tomcat-handler", "the HTTP handlers",
-            "voucher-commit", "the commit workers",
-            "EventProcessor", "the read models' processors",
+            "tomcat-handler", HANDLERS,
+            "voucher-commit", COMMIT_WORKERS,
+            "EventProcessor", PROCESSORS,
             "event-store-reader", "the event store's reader",
             "http-nio", "Tomcat's poller and acceptor",
             "snapshotter", "the snapshotter");
@@ -91,7 +99,11 @@ public final class ProfileSplit {
             System.err.println("usage: ProfileSplit <recording.jfr> [--owner=NAME] [Class.method ...]");
             System.exit(2);
         }
-        List<Sample> samples = read(Path.of(args[0]));
+        System.out.print(reportOf(args));
+    }
+
+    /** The report the command prints for its arguments: the recording, then {@code --owner=NAME} and steps. */
+    static String reportOf(String... args) throws IOException {
         String owner = null;
         List<String> steps = new ArrayList<>();
         for (String arg : List.of(args).subList(1, args.length)) {
@@ -101,7 +113,7 @@ public final class ProfileSplit {
                 steps.add(arg);
             }
         }
-        System.out.print(report(samples, steps, owner));
+        return report(read(Path.of(args[0])), steps, owner);
     }
 
     static List<Sample> read(Path recording) throws IOException {
@@ -169,9 +181,9 @@ public final class ProfileSplit {
         Map<Long, int[]> counts = new HashMap<>();
         for (Sample sample : samples) {
             int[] count = counts.computeIfAbsent(sample.second(), s -> new int[2]);
-            if (sample.group().equals(GROUPS.get("voucher-commit")) || sample.group().equals(GROUPS.get("EventProcessor"))) {
+            if (sample.group().equals(COMMIT_WORKERS) || sample.group().equals(PROCESSORS)) {
                 count[0]++;
-            } else if (sample.group().equals(GROUPS.get("tomcat-handler"))) {
+            } else if (sample.group().equals(HANDLERS)) {
                 count[1]++;
             }
         }
@@ -188,9 +200,8 @@ public final class ProfileSplit {
 
     static String report(List<Sample> samples, List<String> steps, String stepsOwner) {
         Map<Long, String> kinds = kinds(samples);
-        // kind -> group -> owner -> samples, and kind -> group -> samples
+        // kind -> group -> owner (or step) -> samples
         Map<String, Map<String, Map<String, Integer>>> owners = new TreeMap<>();
-        Map<String, Map<String, Integer>> totals = new TreeMap<>();
         Map<String, Map<String, Map<String, Integer>>> stepCounts = new TreeMap<>();
         Map<String, Integer> seconds = new TreeMap<>();
         kinds.values().forEach(kind -> seconds.merge(kind, 1, Integer::sum));
@@ -199,10 +210,10 @@ public final class ProfileSplit {
             if (kind == null) {
                 continue;
             }
-            totals.computeIfAbsent(kind, k -> new TreeMap<>()).merge(sample.group(), 1, Integer::sum);
+            String owner = ownerOf(sample.frames());
             owners.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(sample.group(), g -> new TreeMap<>())
-                    .merge(ownerOf(sample.frames()), 1, Integer::sum);
-            if (!steps.isEmpty() && (stepsOwner == null || stepsOwner.equals(ownerOf(sample.frames())))) {
+                    .merge(owner, 1, Integer::sum);
+            if (!steps.isEmpty() && (stepsOwner == null || stepsOwner.equals(owner))) {
                 stepCounts.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(sample.group(), g -> new TreeMap<>())
                         .merge(stepOf(sample.frames(), steps), 1, Integer::sum);
             }
@@ -213,7 +224,9 @@ public final class ProfileSplit {
         out.append("| seconds | thread group | samples | owner of the code | share of the group's samples |\n");
         out.append("|---|---|---:|---|---:|\n");
         for (String kind : List.of(PAID, UNPAID)) {
-            Map<String, Integer> groups = totals.getOrDefault(kind, Map.of());
+            Map<String, Integer> groups = new TreeMap<>();
+            owners.getOrDefault(kind, Map.of()).forEach((group, byOwner) ->
+                    groups.put(group, byOwner.values().stream().mapToInt(Integer::intValue).sum()));
             groups.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).forEach(group -> {
                 Map<String, Integer> byOwner = owners.get(kind).get(group.getKey());
                 byOwner.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The profile splitter gives each sample to its thread group and to the owner of its code. */
 class ProfileSplitTest {
 
-    private static final String WORKERS = "the commit workers";
-    private static final String HANDLERS = "the HTTP handlers";
+    private static final String WORKERS = ProfileSplit.COMMIT_WORKERS;
+    private static final String HANDLERS = ProfileSplit.HANDLERS;
 
     @Test
     void aSampleBelongsToItsTopFrameOutsideTheJdk() {
@@ -131,6 +131,12 @@ class ProfileSplitTest {
         // deeper than the five frames jfr print shows by default
         assertThat(workers).anySatisfy(sample -> assertThat(sample.frames().stream()
                 .filter(frame -> frame.endsWith("ProfileSplitTest.spinAtDepth")).count()).isGreaterThan(5));
+
+        // the command's arguments: the recording, an owner, steps (the innermost one on the stack wins)
+        String report = ProfileSplit.reportOf(file.toString(), "--owner=the service's own code", "Thread.run",
+                "ProfileSplitTest.spinAtDepth");
+        assertThat(report).containsPattern("\\| paid \\| the commit workers \\| \\d+ \\| \\(the service's own code, "
+                + "step: ProfileSplitTest\\.spinAtDepth\\) \\| (9\\d|100)\\.\\d% \\|");
     }
 
     private static long spinAtDepth(AtomicBoolean busy, int depth) {
