@@ -200,7 +200,7 @@ final class EventTail implements AutoCloseable {
         readerToken = token;
         positioned = true;
         wakeRequested = true;
-        reader = Thread.ofPlatform().daemon().name("event-store-reader").start(this::readUntilClosed);
+        reader = Thread.ofPlatform().daemon().name(ServiceThreads.EVENT_STORE_READER).start(this::readUntilClosed);
     }
 
     private void readUntilClosed() {

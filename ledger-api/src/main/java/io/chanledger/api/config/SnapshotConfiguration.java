@@ -38,7 +38,7 @@ class SnapshotConfiguration {
 
     @Bean(destroyMethod = "close")
     SnapshotThread snapshotThread() {
-        return new SnapshotThread(Executors.newSingleThreadExecutor(Thread.ofPlatform().name("snapshotter").daemon()
+        return new SnapshotThread(Executors.newSingleThreadExecutor(Thread.ofPlatform().name(ServiceThreads.SNAPSHOTTER).daemon()
                 .factory()));
     }
 

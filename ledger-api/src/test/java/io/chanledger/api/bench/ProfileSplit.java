@@ -1,8 +1,8 @@
 package io.chanledger.api.bench;
 
+import io.chanledger.api.config.ServiceThreads;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,17 +45,19 @@ public final class ProfileSplit {
     static final String PROCESSORS = "the read models' processors";
 
     /**
-     * Thread groups, by the start of the thread's name; the first that matches. The gateway bench
-     * names its rows by the threads' names in {@code /proc}, cut to 15 characters: the handlers are
-     * virtual threads there, so their row is their carriers' ({@code ForkJoinPool-1-}).
+     * Thread groups, by the start of the thread's name; the first that matches (the service's own
+     * threads named in {@link ServiceThreads}, Tomcat's virtual handlers and Axon's processors as those
+     * libraries name them). The gateway bench names its rows by the threads' names in {@code /proc},
+     * cut to 15 characters: the handlers are virtual threads there, so their row is their carriers'
+     * ({@code ForkJoinPool-1-}).
      */
     private static final Map<String, String> GROUPS = ordered(
             "tomcat-handler", HANDLERS,
-            "voucher-commit", COMMIT_WORKERS,
+            ServiceThreads.COMMIT_WORKER_PREFIX, COMMIT_WORKERS,
             "EventProcessor", PROCESSORS,
-            "event-store-reader", "the event store's reader",
+            ServiceThreads.EVENT_STORE_READER, "the event store's reader",
             "http-nio", "Tomcat's poller and acceptor",
-            "snapshotter", "the snapshotter");
+            ServiceThreads.SNAPSHOTTER, "the snapshotter");
 
     /** Owners of code, by package prefix; the first that matches. */
     private static final Map<String, String> OWNERS = ordered(
@@ -133,8 +135,7 @@ public final class ProfileSplit {
                 for (RecordedFrame frame : stack.getFrames()) {
                     frames.add(frame.getMethod().getType().getName() + "." + frame.getMethod().getName());
                 }
-                Instant time = event.getStartTime();
-                samples.add(new Sample(time.getEpochSecond(), groupOf(thread.getJavaName()), frames));
+                samples.add(new Sample(event.getStartTime().getEpochSecond(), groupOf(thread.getJavaName()), frames));
             }
         }
         return samples;

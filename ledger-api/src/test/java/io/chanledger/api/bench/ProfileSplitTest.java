@@ -3,6 +3,7 @@ package io.chanledger.api.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.bench.ProfileSplit.Sample;
+import io.chanledger.api.config.ServiceThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,7 @@ class ProfileSplitTest {
 
     @Test
     void threadsAreGroupedByTheStartOfTheirNames() {
-        assertThat(ProfileSplit.groupOf("voucher-commit-1")).isEqualTo(WORKERS);
+        assertThat(ProfileSplit.groupOf(ServiceThreads.COMMIT_WORKER_PREFIX + 1)).isEqualTo(WORKERS);
         assertThat(ProfileSplit.groupOf("tomcat-handler-1234")).isEqualTo(HANDLERS);
         assertThat(ProfileSplit.groupOf("EventProcessor[channel-balances]-0")).isEqualTo("the read models' processors");
         assertThat(ProfileSplit.groupOf("main")).isEqualTo("other threads");
@@ -113,7 +114,7 @@ class ProfileSplitTest {
         try (Recording recording = new Recording()) {
             recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
             recording.start();
-            Thread worker = Thread.ofPlatform().name("voucher-commit-0").start(() -> spinAtDepth(busy, 20));
+            Thread worker = Thread.ofPlatform().name(ServiceThreads.COMMIT_WORKER_PREFIX + 0).start(() -> spinAtDepth(busy, 20));
             Thread.sleep(1_500);
             busy.set(false);
             worker.join();

@@ -385,7 +385,7 @@ class EventTailTest {
 
         @Override
         public Stream<? extends TrackedEventMessage<?>> readEvents(TrackingToken trackingToken, boolean mayBlock) {
-            boolean reader = Thread.currentThread().getName().equals("event-store-reader");
+            boolean reader = Thread.currentThread().getName().equals(ServiceThreads.EVENT_STORE_READER);
             (reader ? readerReads : ownReads).incrementAndGet();
             return super.readEvents(trackingToken, mayBlock).map(event -> {
                 TrackedEventMessage<?> read = event instanceof DomainEventMessage<?> stored

@@ -5,6 +5,7 @@ import io.chanledger.api.config.CommitFlush;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.api.config.LingeringReaderEventStore;
 import io.chanledger.api.config.LoneCommit;
+import io.chanledger.api.config.ServiceThreads;
 import io.chanledger.api.config.StorageConflicts;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.RaiseHold;
@@ -127,7 +128,7 @@ class VoucherCommitBatcher {
         for (int i = 0; i < LedgerProperties.GROUP_COMMIT_WORKERS; i++) {
             BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
             queues.add(queue);
-            Thread worker = Thread.ofPlatform().name("voucher-commit-" + i).daemon().start(() -> work(queue));
+            Thread worker = Thread.ofPlatform().name(ServiceThreads.COMMIT_WORKER_PREFIX + i).daemon().start(() -> work(queue));
             workers.add(worker);
         }
     }
