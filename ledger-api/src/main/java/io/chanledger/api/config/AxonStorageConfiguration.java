@@ -175,7 +175,7 @@ public class AxonStorageConfiguration {
      * each command's, each event handler's result. Nothing in the ledger reads them (the ids are of
      * internal messages no one else sees), and under load writing them, reading each event's meta
      * data back to copy them, and the copies cost about a twentieth of a paid request's CPU
-     * (BENCHMARKS.md, "Round four"). Applied after Axon's own modules, which register its default.
+     * (BENCHMARKS.md, "The paid request": Axon without what no one reads). Applied after Axon's own modules, which register its default.
      */
     @Bean
     ConfigurerModule noCorrelationData() {

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * Snapshots taken from the aggregate as a command left it, every {@code threshold} events, instead
  * of rebuilt from the store. Axon's snapshotter reads back every event since the last snapshot
  * and applies them to a new aggregate; under load that was 0.015–0.018 ms of the service's CPU
- * per paid request, besides the database's reading them (BENCHMARKS.md, "Round twelve").
+ * per paid request, besides the database's reading them (BENCHMARKS.md, "The paid request": Axon without what no one reads).
  *
  * <p>When the threshold's event has been applied, the aggregate's state is that event's: it is
  * serialized there and then, on the command's thread, under the aggregate's lock, paired with that

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * event then outlives the young generation, is copied to the old one and dies there. Under the
  * gateway bench's load the service moved some 680 MB to the old generation in a run of four
  * minutes, twice what it moves with the ring, and collected in full six times past start-up,
- * 200–270 ms each (BENCHMARKS.md, "Round seventeen"). Here an event leaves the ring once every
+ * 200–270 ms each (BENCHMARKS.md, "The paid request": the event ring). Here an event leaves the ring once every
  * open stream has taken it, or when its slot is written over by the capacity's newest events, and
  * then nothing the ring holds points to it.
  *
@@ -54,12 +54,12 @@ import org.slf4j.LoggerFactory;
  * <p>The channel events this process committed reach the ring as its commit recorded them
  * ({@link #committed}): payload, meta data and identifier, with the token and time read back. They
  * are not parsed again from what the reader read back: parsing them was a fifth of the read models'
- * processor threads' time under the gateway bench (BENCHMARKS.md, "Round nineteen"). Nor does the
+ * processor threads' time under the gateway bench (BENCHMARKS.md, "The paid request": Axon without what no one reads). Nor does the
  * ring keep what was read back (the stored bytes and their wrappers), which made each of its events
  * hold about 2 KiB where 0.8 do: the ring's events are most of what outlives a young collection
  * under load, so they are what each young collection copies, and once that is more than half the
  * survivor space the collector moves everything that survives once to the old generation, which
- * fills it (BENCHMARKS.md, "Round twenty"). A channel event is a record of values that the store's
+ * fills it (BENCHMARKS.md, "The paid request": the event ring). A channel event is a record of values that the store's
  * JSON gives back equal ({@code CommittedPayloadsTest}).
  */
 final class EventTail implements AutoCloseable {
@@ -275,7 +275,7 @@ final class EventTail implements AutoCloseable {
      * Empties the slots of the events every open stream has taken, with the lock held, so that an
      * event lives about as long as the slowest stream takes to read it (a read model's batch linger,
      * under load) rather than until the ring's capacity of newer ones has come: the ring's events
-     * are most of what a young collection copies under load (BENCHMARKS.md, "Round twenty-one").
+     * are most of what a young collection copies under load (BENCHMARKS.md, "The paid request": the event ring).
      * Nothing is let go while no stream is open, or while one reads the store on its own: it may
      * find its place in the ring once it has read all there is, or start the reader there.
      */

@@ -24,7 +24,7 @@ import org.axonframework.messaging.unitofwork.UnitOfWork;
  * handed an event or two to the channel and earnings read models, which then waited anyway: their
  * batches start once the first event is {@code chan.read-models.batch-linger} old. Those queries
  * and their database sessions ran on the cores the next request needed: with no wake-up after
- * commits at all, payment added 0.1–0.4 ms less to a lone request (BENCHMARKS.md, "Round ten").
+ * commits at all, payment added 0.1–0.4 ms less to a lone request (BENCHMARKS.md, "The paid request": one query per batch, and a reader that lingers).
  *
  * <p>Here a commit of the payment path (a unit of work marked {@link #markPaymentCommit}) wakes the
  * reader one linger later, unless a wake-up is already due, which then reads its events too.

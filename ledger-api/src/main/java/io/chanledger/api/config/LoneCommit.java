@@ -19,7 +19,7 @@ import org.axonframework.common.transaction.TransactionManager;
  * runs it as a transaction of its own, so its rows are written all together or not at all, and
  * the statement returns once they are committed (durable, unless the connection is one that does
  * not wait for the disk, as a hold's is: {@link CommitFlush}). One round trip instead of three for
- * a settlement, one instead of two for a hold (BENCHMARKS.md, "Round ten").
+ * a settlement, one instead of two for a hold (BENCHMARKS.md, "The paid request": lone commit).
  *
  * <p>While a lone commit is open on a thread, the transaction manager Axon is given starts no
  * transaction on that thread ({@link #startingNoneWhileOpen}): neither the command bus around the

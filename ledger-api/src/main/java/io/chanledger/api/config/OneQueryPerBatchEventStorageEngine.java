@@ -54,7 +54,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * event, an empty window and its second query, and the reader's own read again with its second
  * query: for a lone agent's paid request, nine statements to read its two events, and the
  * reader's thread used more of the service's CPU than any but the HTTP handlers' (BENCHMARKS.md,
- * "Round six").
+ * "The paid request": one query per batch, and a reader that lingers).
  *
  * <p>Here a batch is the next {@code batch} events after the index, whatever their indexes
  * ({@code ORDER BY g LIMIT batch}, an index range scan of the primary key), with the token's gaps
@@ -75,7 +75,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * <p>A read in order runs in no transaction when none is running on its thread (the shared
  * reader's and the processors' reads): its one query is a transaction of its own, and the one Axon
  * would open around it cost a round trip to the database for its COMMIT, and Spring's start and
- * end of a transaction, about twice per lone agent's paid request (BENCHMARKS.md, "Round eight").
+ * end of a transaction, about twice per lone agent's paid request (BENCHMARKS.md, "The paid request": one query per batch, and a reader that lingers).
  * Inside a running transaction the read takes part in it, as before. Appends, snapshots and an
  * aggregate's own events are read and written in transactions as Axon has them, except the
  * append of a {@link LoneCommit}: one statement, with no transaction around it.
@@ -280,8 +280,8 @@ final class OneQueryPerBatchEventStorageEngine extends JdbcEventStorageEngine {
      * time read from its text by {@link EventTimestamps} rather than java.time's general parser,
      * and once, however many ask: the token needs it first (whether the event is recent enough for
      * gaps before it to be kept), and the read models after. Axon's parser built a dozen objects
-     * per event, a third of what the store's reader allocated under load (BENCHMARKS.md, "Round
-     * fifteen").
+     * per event, a third of what the store's reader allocated under load (BENCHMARKS.md,
+     * "The paid request": cheap identifiers and times).
      */
     @Override
     protected TrackedEventData<?> getTrackedEventData(ResultSet resultSet, GapAwareTrackingToken previousToken)

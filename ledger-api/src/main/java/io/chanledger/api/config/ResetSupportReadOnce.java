@@ -13,7 +13,7 @@ import org.axonframework.eventhandling.Segment;
  * every handler group for it on every event, twice (whether the processor can handle the event,
  * then handling it), before it asks whether the event is a replay at all; each time the annotated
  * handlers' adapter walks every handler method's annotations. That was 8% of the read models'
- * processor threads' time under the gateway bench (BENCHMARKS.md, "Round nineteen"). A handler's
+ * processor threads' time under the gateway bench (BENCHMARKS.md, "The paid request": Axon without what no one reads). A handler's
  * reset support is fixed by its annotations, so the answer cannot change while the processor runs.
  */
 final class ResetSupportReadOnce implements EventHandlerInvoker {

@@ -15,7 +15,7 @@ import org.springframework.http.server.ServletServerHttpRequest;
  * The JSON body of a request on the payment path and the JSON of its answer, read and written
  * with a reader and writer built once, instead of through Spring MVC's message converters, which
  * look up a converter, the media types and the body's generic type for every request (a fifth of
- * a voucher's CPU time in BENCHMARKS.md, "The paid request's profile"). Failures reach the
+ * a voucher's CPU time in BENCHMARKS.md, "The paid request": hot-path JSON). Failures reach the
  * handlers that answer them for the converters: a body that is not JSON, or none, is an
  * {@link HttpMessageNotReadableException}, one over the size limit carries its
  * {@link BodyTooLargeException}.
@@ -60,7 +60,7 @@ public final class HotPathJson<T> {
         try {
             // a declared length is read into an array of that length, as the converters read it:
             // read to its end, a body of a few hundred bytes took a buffer of the stream's default
-            // size (16 KiB), a sixth of all the service allocated (BENCHMARKS.md, "Round eighteen")
+            // size (16 KiB), a sixth of all the service allocated (BENCHMARKS.md, "The paid request": hot-path JSON)
             long declared = request.getContentLengthLong();
             return declared >= 0 && declared <= Integer.MAX_VALUE
                     ? request.getInputStream().readNBytes((int) declared)

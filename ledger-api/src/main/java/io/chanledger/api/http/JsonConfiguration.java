@@ -33,7 +33,7 @@ class JsonConfiguration {
      * shared by all threads. Jackson keeps them per thread by default, and the HTTP handlers are
      * virtual threads, one per request, so every request allocated new ones: a parse or a write
      * took buffers of several kilobytes, and under load they were about a sixth of all the bytes
-     * the service allocated (BENCHMARKS.md, "Round eleven"). The pool keeps at most Jackson's
+     * the service allocated (BENCHMARKS.md, "The paid request": hot-path JSON). The pool keeps at most Jackson's
      * default number of idle buffer sets; past it, released buffers are left to the collector.
      */
     @Bean

@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        starts, so that the events committed right after it join the batch ({@code 0}: not at
  *        all; older events, a backlog, are read at once). 50 ms: each batch costs a transaction,
  *        a read of its rows and its token, whatever it holds, and with 10 ms a lone agent's
- *        requests made a batch each two or three (BENCHMARKS.md, "Round twelve"); a channel read
+ *        requests made a batch each two or three (BENCHMARKS.md, "The paid request": read models that batch); a channel read
  *        right after a payment waits about this long for its balance
  * @param segments segments of the processor, shared out among instances; each holds its own token
  * @param atRiskWindow a channel with something to claim is at risk when its expiry is this close
@@ -31,12 +31,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        leaves the ring once every open stream has taken it (under load, within about one batch
  *        linger of its commit: the processors trail the store by that, a few hundred events at the
  *        highest rates measured), or once this many newer ones came: this is how far a processor
- *        may fall behind and still read from memory (BENCHMARKS.md, "Round twenty-one"). A cached
+ *        may fall behind and still read from memory (BENCHMARKS.md, "The paid request": the event ring). A cached
  *        event holds about 0.8 KiB of heap if this instance committed it (its payload, token and
  *        message), about 2 KiB if another instance did (its stored bytes and their wrappers as
  *        well). With Axon's default of 10,000, kept until newer ones came, the events lived seconds
  *        under load, long enough for the collector to copy them and move them to the old
- *        generation, and they filled a provider's heap (BENCHMARKS.md, "Round fourteen")
+ *        generation, and they filled a provider's heap (BENCHMARKS.md, "The paid request": the event ring)
  */
 @ConfigurationProperties("chan.read-models")
 public record ReadModelProperties(

@@ -125,7 +125,7 @@ public final class VoucherAdmissionBench {
      * {@link #SETTLED_COMPILER_SHARE} of the service's CPU in a round, or for
      * {@link #MAX_WARM_UP_ROUNDS} rounds (once, when the service's CPU is not known). A single round
      * of a quarter of the vouchers at 16 clients left the compilers using more of the service's CPU
-     * than the requests' threads in the measured run at 64 (BENCHMARKS.md, "Round fifteen"). Also
+     * than the requests' threads in the measured run at 64 (measured in the voucher bench). Also
      * fills the connection pools and caches.
      */
     private void warmUp(List<Integer> levels, int perLevel) throws Exception {

@@ -38,7 +38,7 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * The settings that keep Axon's machinery, and work no one needs, off a voucher's path (BENCHMARKS.md,
- * "The paid request's profile"): each of them was found costing every command, every event or
+ * "The paid request": Axon without what no one reads): each of them was found costing every command, every event or
  * every request in a profile.
  */
 class CommandPathSettingsTest extends LedgerIntegrationTest {

@@ -172,9 +172,9 @@ public final class GatewayBench {
      * the bench measures, as the measured runs come, until the compiler threads took under
      * {@link #SETTLED_COMPILER_SHARE} of the service's CPU in every paid run of a round, or for
      * {@link #MAX_WARM_UP_ROUNDS} rounds. A fixed warm-up left the compilers working through the
-     * measured runs (a fifth to a third of the service's CPU per paid request in round seven), a
+     * measured runs (a fifth to a third of the service's CPU per paid request), a
      * cost a service that has run for a while no longer pays; and a warm-up at another concurrency
-     * than the measured one still left them 0.007–0.028 ms per paid request (round fifteen). Once
+     * than the measured one still left them 0.007–0.028 ms per paid request. Once
      * only, when the service's CPU is not measured.
      * Says how many rounds it took and the compilers' share in the last round's paid runs.
      */

@@ -39,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * request, as a lone agent's requests come (one every 1.2 to 2 ms through the gateway): between them
  * the two database sessions, and the cores they run on, are idle. Sent back to back, as above, they
  * never are. A statement that finds its session's process asleep and a core idle waits for both to
- * wake, and that wait is part of what a lone agent's request meets (BENCHMARKS.md, "Round eleven").
+ * wake, and that wait is part of what a lone agent's request meets (BENCHMARKS.md, "The paid request").
  *
  * <p>When the bench measures CPU: the database's CPU for what paid requests under load must make
  * durable, and nothing else ({@link #printUnderLoad}).

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * them: each request is encoded to bytes before the clock starts and written to a plain socket,
  * and an answer is read only as far as its framing needs. A general client's per-request machinery
  * is what this leaves out: the JDK's {@code HttpClient}, which the benches used before, spent about
- * as much CPU per voucher as PostgreSQL did (BENCHMARKS.md, "Round sixteen"), where pgbench, the
+ * as much CPU per voucher as PostgreSQL did (BENCHMARKS.md, "Voucher admission"), where pgbench, the
  * baseline the vouchers are compared with, spends a tenth of that per commit.
  */
 public final class ClosedLoopLoad {

@@ -10,7 +10,7 @@ import org.axonframework.common.DateTimeUtils;
  * ({@code yyyy-MM-ddTHH:mm:ss.fffZ}: UTC, three fraction digits written, three to nine read),
  * without a {@code DateTimeFormatter}: the formatter costs more than the rest of reading an event's
  * row, and a rebuild reads one per event, the store's reader and the read models read each live
- * event's, the commit workers write each (BENCHMARKS.md, "Replay" and "Round twelve"). Anything
+ * event's, the commit workers write each (BENCHMARKS.md, "Replay" and "The paid request": cheap identifiers and times). Anything
  * else goes to Axon's own methods ({@link DateTimeUtils}), so the text written and the instant read
  * are always the ones Axon's would give.
  *

@@ -11,7 +11,7 @@ import org.axonframework.common.IdentifierFactory;
  * {@code META-INF/services}. Axon's default draws a random UUID from the JDK's shared
  * {@link SecureRandom} for each: a read of the system's random source under one lock, several
  * times per paid request, on the handlers, the commit workers and the read models' processors
- * alike (BENCHMARKS.md, "Round thirteen").
+ * alike (BENCHMARKS.md, "The paid request": cheap identifiers and times).
  *
  * <p>An identifier here is a UUID of version 8 (RFC 9562's custom layout): 60 bits drawn from
  * {@link SecureRandom} once per process, then a 62-bit counter that starts at a random value and

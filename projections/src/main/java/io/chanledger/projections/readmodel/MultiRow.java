@@ -48,7 +48,7 @@ public final class MultiRow {
      * prepares each on the server after a few uses, and PostgreSQL plans it once. A statement new to
      * it is parsed and planned at every execution, and for the channel read model's update of a
      * couple of hundred rows that cost the database four to five times the update itself
-     * (BENCHMARKS.md, "Round sixteen").
+     * (BENCHMARKS.md, "The paid request": cheap identifiers and times).
      */
     public static int statementRows(int rows) {
         if (rows < 1 || rows > ROWS_PER_STATEMENT) {
