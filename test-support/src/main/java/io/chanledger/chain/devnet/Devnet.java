@@ -159,7 +159,6 @@ public final class Devnet {
         return USDC_ARTIFACT;
     }
 
-
     // Node control, delegated to the node's ChainRpc
 
     public String snapshot() {
