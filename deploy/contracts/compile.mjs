@@ -13,7 +13,7 @@ import solc from 'solc';
 
 const contractsDir = dirname(fileURLToPath(import.meta.url));
 const artifactsDir = join(contractsDir, 'artifacts');
-const CONTRACTS = ['ChanChannel', 'TestUSDC'];
+const CONTRACTS = ['ChanChannel', 'TestUSDC', 'TestWallet'];
 
 // Explicit so the bytecode does not follow the compiler's default; anvil 1.x runs cancun.
 const SETTINGS = {

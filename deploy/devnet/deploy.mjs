@@ -2,8 +2,10 @@
 // Deploys ChanChannel and TestUSDC to a fresh anvil (see start-anvil.sh), funds the test wallets
 // and prints a JSON summary. ChanChannel is the deployer's first transaction, so on a fresh node
 // it lands at 0x5FbDB2315678afecb367f032d93F642f64180aa3, the verifyingContract of the EIP-712
-// test vectors; its constructor takes the USDC address, which is where the deployer's second
-// transaction will create TestUSDC.
+// test vectors. TestUSDC sits at Polygon's USDC address, 0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,
+// so x402 clients' default asset rules for eip155:137 accept it: having no constructor, its runtime
+// code is the whole token, placed there with anvil_setCode; its EIP-712 domain (USD Coin, 2) takes
+// the address it sits at, which the script checks before going on.
 //
 // Environment: CHAN_RPC_URL (default http://127.0.0.1:$ANVIL_PORT, port 8545),
 // CHAN_FEE_RECIPIENT, CHAN_FEE_BPS (default 200), CHAN_MINT_USDC (whole USDC per wallet).
@@ -28,6 +30,8 @@ const feeBps = BigInt(process.env.CHAN_FEE_BPS ?? '200');
 const mintPerWallet = BigInt(process.env.CHAN_MINT_USDC ?? '1000000') * 10n ** 6n;
 const GAS_MONEY = 100n * 10n ** 18n;
 const VECTORS_CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+// Polygon PoS's native USDC, whose signing domain TestUSDC has
+const POLYGON_USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 
 let requestId = 0;
 async function rpc(method, params = []) {
@@ -73,6 +77,23 @@ async function send(tx) {
 }
 
 const call = (artifact, signature, ...words) => `0x${artifact.methodIdentifiers[signature]}${words.map(word).join('')}`;
+const keccak = (hexData) => rpc('web3_sha3', [hexData]);
+const utf8 = (text) => `0x${Buffer.from(text, 'utf8').toString('hex')}`;
+
+// Places TestUSDC's runtime code at Polygon's USDC address and checks that the token signs in the
+// domain x402 clients sign payments in there: USD Coin, version 2, this chain, this address.
+async function placeUsdc(chainId) {
+  await rpc('anvil_setCode', [POLYGON_USDC, usdcArtifact.deployedBytecode]);
+  const parts = await Promise.all([
+    keccak(utf8('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)')),
+    keccak(utf8('USD Coin')), keccak(utf8('2')),
+  ]);
+  const expected = await keccak(`0x${parts.map((h) => h.slice(2)).join('')}${word(chainId)}${word(POLYGON_USDC)}`);
+  const actual = await rpc('eth_call', [{ to: POLYGON_USDC, data: call(usdcArtifact, 'DOMAIN_SEPARATOR()') }, 'latest']);
+  if (actual !== expected) {
+    throw new Error(`TestUSDC at ${POLYGON_USDC} answers domain separator ${actual}, expected ${expected}`);
+  }
+}
 
 async function main() {
   const chainId = BigInt(await rpc('eth_chainId'));
@@ -80,7 +101,6 @@ async function main() {
   const deployer = accounts[0];
   const nonce = BigInt(await rpc('eth_getTransactionCount', [deployer, 'pending']));
   const channel = await createAddress(deployer, nonce);
-  const usdc = await createAddress(deployer, nonce + 1n);
   if (nonce !== 0n) {
     throw new Error(`the deployer ${deployer} has already sent ${nonce} transaction(s); ChanChannel must be its `
       + 'first so that it lands at the EIP-712 vectors\' address. Deploy on a freshly started anvil.');
@@ -89,13 +109,14 @@ async function main() {
     console.error(`warning: ChanChannel goes to ${channel}, not ${VECTORS_CONTRACT}: anvil runs with another mnemonic`);
   }
 
+  await placeUsdc(chainId);
+  const usdc = POLYGON_USDC;
   const channelReceipt = await send({
     from: deployer,
     data: channelArtifact.bytecode + word(usdc) + word(feeRecipient) + word(feeBps),
   });
-  const usdcReceipt = await send({ from: deployer, data: usdcArtifact.bytecode });
-  if (channelReceipt.contractAddress.toLowerCase() !== channel || usdcReceipt.contractAddress.toLowerCase() !== usdc) {
-    throw new Error('contracts did not land at the precomputed addresses');
+  if (channelReceipt.contractAddress.toLowerCase() !== channel) {
+    throw new Error('ChanChannel did not land at the precomputed address');
   }
 
   const wallets = [

@@ -163,7 +163,7 @@ Chan Ledger local network is up.
   API document           $public/v3/api-docs
   chain (anvil, id 137)  $rpc
   channel contract       0x5FbDB2315678afecb367f032d93F642f64180aa3
-  test USDC              0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
+  test USDC              0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359 (Polygon's USDC address; EIP-3009)
   admin token            $admin_token
 Test wallets (anvil's default mnemonic; 1,000,000 test USDC each):
   agent     0x90F79bf6EB2c4f870365E785982E1f101E93b906  key 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6

@@ -1,11 +1,11 @@
 // An agent walking the five steps of the service's workflow with viem, the library real agent
 // clients use, with every provider the marketplace lists: discover the providers, read the
-// signing information, and for each provider meet the 402, approve USDC and open a channel to it,
-// pay its models (chat: three requests, the first without max_tokens, one streamed; a service:
-// its parameters as JSON) with vouchers the agent signs itself and budgets as the marketplace's
-// agent client does, close cooperatively with the provider's authorization, then compare the
-// chain's token balances with the marketplace's and the provider's ledgers. Exits non-zero on any
-// surprise.
+// signing information (and check that the token is USDC as x402 clients know it on Polygon), and
+// for each provider meet the 402, approve USDC and open a channel to it, pay its models (chat:
+// three requests, the first without max_tokens, one streamed; a service: its parameters as JSON)
+// with vouchers the agent signs itself and budgets as the marketplace's agent client does, close
+// cooperatively with the provider's authorization, then compare the chain's token balances with
+// the marketplace's and the provider's ledgers. Exits non-zero on any surprise.
 //
 //   node deploy/devnet/walkthrough.mjs
 //
@@ -14,7 +14,7 @@
 // (default "2"), CHAN_EXPECT_PROVIDERS (how many providers must be listed, default 1).
 
 import {
-  createPublicClient, createWalletClient, decodeEventLog, getAddress, http, parseAbi,
+  createPublicClient, createWalletClient, decodeEventLog, domainSeparator, getAddress, http, parseAbi,
   recoverTypedDataAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -39,6 +39,13 @@ const erc20Abi = parseAbi([
   'function approve(address spender, uint256 amount) returns (bool)',
   'function balanceOf(address owner) view returns (uint256)',
   'function decimals() view returns (uint8)',
+]);
+// what x402 clients' default asset rules expect of USDC on eip155:137, which the devnet's token is
+const X402_POLYGON_USDC = { address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', name: 'USD Coin', version: '2' };
+const usdcDomainAbi = parseAbi([
+  'function name() view returns (string)',
+  'function version() view returns (string)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
 ]);
 
 class Surprise extends Error {}
@@ -125,6 +132,13 @@ async function main() {
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
   const wallet = createWalletClient({ account: agent, chain, transport: http(rpcUrl) });
   expect(await publicClient.getChainId() === 137, 'the node is not on chain 137');
+  const [tokenName, tokenVersion, tokenDomain] = await Promise.all(['name', 'version', 'DOMAIN_SEPARATOR'].map(
+    (functionName) => publicClient.readContract({ address: usdcAddress, abi: usdcDomainAbi, functionName })));
+  const { address: x402Address, name, version } = X402_POLYGON_USDC;
+  expect(usdcAddress === x402Address && tokenName === name && tokenVersion === version
+    && tokenDomain === domainSeparator({ domain: { name, version, chainId: 137, verifyingContract: usdcAddress } }),
+  `the token ${usdcAddress} (${tokenName}, version ${tokenVersion}) is not USDC as x402 clients know it on Polygon`);
+  console.log(`token ${usdcAddress}: ${tokenName}, EIP-712 version ${tokenVersion}, as x402 clients expect on eip155:137`);
 
 
   for (const provider of providers) {

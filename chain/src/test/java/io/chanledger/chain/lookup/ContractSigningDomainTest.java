@@ -81,15 +81,30 @@ class ContractSigningDomainTest {
 
     @Test
     void anAddressWithoutEitherGetterIsNoChannelContract() {
-        Eip712Domain usdc = Eip712Domain.chan(DEVNET.chainId(), DEVNET.usdcAddress());
-        Eip712Domain nothing = Eip712Domain.chan(DEVNET.chainId(), freshAddress());
+        String noCode = freshAddress();
+        // a contract that reverts on every call, so on both getters
+        String otherContract = freshAddress();
+        setCode(otherContract, "0x6000" + "80" + "fd");
 
-        assertThat(ContractSigningDomain.read(eth, DEVNET.usdcAddress())).isEmpty();
-        for (Eip712Domain domain : new Eip712Domain[] {usdc, nothing}) {
-            assertThatThrownBy(() -> ContractSigningDomain.verify(eth, domain))
+        for (String contract : new String[] {noCode, otherContract}) {
+            assertThat(ContractSigningDomain.read(eth, contract)).isEmpty();
+            assertThatThrownBy(() -> ContractSigningDomain.verify(eth, Eip712Domain.chan(DEVNET.chainId(), contract)))
                     .isInstanceOf(ContractSigningDomain.MismatchException.class)
                     .hasMessageContaining("neither DOMAIN_SEPARATOR() nor domainSeparator()");
         }
+    }
+
+    @Test
+    void theTokenAnswersItsOwnDomainWhichIsNoChannelContracts() {
+        // the devnet's USDC signs EIP-3009 authorizations in USD Coin / 2: configured as the channel
+        // contract, its DOMAIN_SEPARATOR() answers and differs
+        Eip712Domain usdc = Eip712Domain.chan(DEVNET.chainId(), DEVNET.usdcAddress());
+
+        assertThat(ContractSigningDomain.read(eth, DEVNET.usdcAddress()))
+                .contains(Hex.encode(DEVNET.usdcAuthorizations().domainSeparator()));
+        assertThatThrownBy(() -> ContractSigningDomain.verify(eth, usdc))
+                .isInstanceOf(ContractSigningDomain.MismatchException.class)
+                .hasMessageContaining("checks signatures under domain separator");
     }
 
     @Test

@@ -35,7 +35,7 @@ class AgentGuidesTest {
 
     private static final String CONTRACT_A = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
     private static final String CONTRACT_B = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
-    private static final String USDC = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+    private static final String USDC = "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359";
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
 
     private static MarketplaceProperties marketplace(String url) {

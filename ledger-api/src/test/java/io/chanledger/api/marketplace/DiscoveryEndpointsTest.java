@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class DiscoveryEndpointsTest extends LedgerIntegrationTest {
 
     private static final String CONTRACT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
-    private static final String USDC = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+    private static final String USDC = "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359";
 
     @Test
     void theAgentDocumentHasEveryFieldOfTheSpecAndLinksThisDeployment() {

@@ -27,7 +27,7 @@ class ProviderProbeTest {
     private static final Duration TIMEOUT = Duration.ofMillis(800);
 
     private final ProviderProbe probe = new ProviderProbe(properties(), new ChainProperties(137,
-            "0x5FbDB2315678afecb367f032d93F642f64180aa3", "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null, null, null),
+            "0x5FbDB2315678afecb367f032d93F642f64180aa3", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", null, null, null),
             new ObjectMapper());
     private StubProvider stub;
     private HttpServer raw;
@@ -204,7 +204,7 @@ class ProviderProbeTest {
         ProviderProbe strict = new ProviderProbe(new Binder(new MapConfigurationPropertySource(Map.of()))
                 .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class)),
                 new ChainProperties(137, "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-                        "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", null, null, null), new ObjectMapper());
+                        "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", null, null, null), new ObjectMapper());
 
         assertThatThrownBy(() -> strict.checkAllowed(URI.create(stub.url())))
                 .isInstanceOf(AddressPolicy.BlockedAddressException.class);

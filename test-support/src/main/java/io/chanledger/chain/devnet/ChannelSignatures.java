@@ -11,7 +11,8 @@ import org.web3j.utils.Numeric;
 
 /**
  * EIP-712 digests and signatures for ChanChannel, written out by hand from the protocol text so
- * tests stay independent of the project's production hashing code.
+ * tests stay independent of the project's production hashing code. {@link UsdcSignatures} builds
+ * the token's on the same helpers.
  */
 public final class ChannelSignatures {
 
@@ -25,7 +26,11 @@ public final class ChannelSignatures {
     }
 
     public static byte[] domainSeparator(long chainId, String verifyingContract) {
-        return Hash.sha3(concat(DOMAIN_TYPEHASH, keccak("ChanChannel"), keccak("1"),
+        return domainSeparator("ChanChannel", "1", chainId, verifyingContract);
+    }
+
+    static byte[] domainSeparator(String name, String version, long chainId, String verifyingContract) {
+        return Hash.sha3(concat(DOMAIN_TYPEHASH, keccak(name), keccak(version),
                 word(BigInteger.valueOf(chainId)), word(Numeric.toBigInt(verifyingContract))));
     }
 
@@ -47,19 +52,19 @@ public final class ChannelSignatures {
         return concat(signature.getR(), signature.getS(), signature.getV());
     }
 
-    private static byte[] digest(byte[] domainSeparator, byte[] structHash) {
+    static byte[] digest(byte[] domainSeparator, byte[] structHash) {
         return Hash.sha3(concat(new byte[] {0x19, 0x01}, domainSeparator, structHash));
     }
 
-    private static byte[] keccak(String text) {
+    static byte[] keccak(String text) {
         return Hash.sha3(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static byte[] word(BigInteger value) {
+    static byte[] word(BigInteger value) {
         return Numeric.toBytesPadded(value, 32);
     }
 
-    private static byte[] concat(byte[]... parts) {
+    static byte[] concat(byte[]... parts) {
         int length = 0;
         for (byte[] part : parts) {
             length += part.length;

@@ -12,16 +12,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.web3j.crypto.Hash;
 
 /**
- * A compiled contract as {@code deploy/contracts/compile.mjs} writes it: ABI, creation bytecode,
- * and the canonical signatures of its events and custom errors.
+ * A compiled contract as {@code deploy/contracts/compile.mjs} writes it: ABI, creation and runtime
+ * bytecode, and the canonical signatures of its events and custom errors.
  */
-public record ContractArtifact(String contractName, JsonNode abi, String bytecode, String compilerVersion) {
+public record ContractArtifact(String contractName, JsonNode abi, String bytecode, String deployedBytecode,
+                               String compilerVersion) {
 
     public static ContractArtifact load(String contractName) {
         try {
             JsonNode json = new ObjectMapper().readTree(DeployDir.artifact(contractName).toFile());
             return new ContractArtifact(json.get("contractName").asText(), json.get("abi"),
-                    json.get("bytecode").asText(), json.get("compiler").get("version").asText());
+                    json.get("bytecode").asText(), json.get("deployedBytecode").asText(),
+                    json.get("compiler").get("version").asText());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the artifact of " + contractName
                     + "; run `node deploy/contracts/compile.mjs`", e);

@@ -2,6 +2,7 @@ package io.chanledger.chain.devnet;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,6 @@ import org.web3j.abi.datatypes.Function;
 import org.web3j.abi.datatypes.Type;
 import org.web3j.abi.datatypes.generated.Bytes32;
 import org.web3j.abi.datatypes.generated.Uint256;
-import org.web3j.crypto.ContractUtils;
 import org.web3j.crypto.Credentials;
 import org.web3j.crypto.Hash;
 import org.web3j.protocol.Web3j;
@@ -26,12 +26,18 @@ import org.web3j.utils.Numeric;
 /**
  * ChanChannel and TestUSDC deployed on an anvil node exactly as {@code deploy/devnet/deploy.mjs}
  * does it (the channel contract is the deployer's first transaction, so it sits at
- * {@link #VECTORS_CONTRACT}), the test wallets funded, and typed calls to both contracts.
+ * {@link #VECTORS_CONTRACT}; the token sits at {@link #POLYGON_USDC}), the test wallets funded,
+ * and typed calls to both contracts.
  */
 public final class Devnet {
 
     /** The verifyingContract of the EIP-712 test vectors: anvil account 0's first CREATE. */
     public static final String VECTORS_CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+    /**
+     * Polygon PoS's native USDC, where the devnet's TestUSDC sits with that token's signing domain,
+     * so x402 clients' default asset rules for {@code eip155:137} accept it.
+     */
+    public static final String POLYGON_USDC = "0x3c499c542cef5e3811e1192ce70d8cc03d5c3359";
     public static final BigInteger FEE_BPS = BigInteger.valueOf(200);
     public static final String FEE_RECIPIENT = DevnetAccounts.FEE_RECIPIENT_1.getAddress();
     /** USDC (base units) every anvil account 1..9 and the vectors' consumer-1 and provider-1 start with. */
@@ -77,15 +83,11 @@ public final class Devnet {
             throw new IllegalStateException("anvil account 0 has already sent " + nonce + " transactions; "
                     + "deploy on a fresh node so the channel contract lands at " + VECTORS_CONTRACT);
         }
-        String usdcAddress = ContractUtils.generateContractAddress(deployer.getAddress(), BigInteger.ONE);
+        placeUsdc(rpc);
         String constructorArgs = FunctionEncoder.encodeConstructor(List.of(
-                new Address(usdcAddress), new Address(FEE_RECIPIENT), new Uint256(FEE_BPS)));
+                new Address(POLYGON_USDC), new Address(FEE_RECIPIENT), new Uint256(FEE_BPS)));
         TransactionReceipt channelReceipt = rpc.send(deployer, null, CHANNEL_ARTIFACT.bytecode() + constructorArgs);
-        TransactionReceipt usdcReceipt = rpc.send(deployer, null, USDC_ARTIFACT.bytecode());
-        if (!usdcAddress.equals(usdcReceipt.getContractAddress())) {
-            throw new IllegalStateException("TestUSDC landed at " + usdcReceipt.getContractAddress() + ", not " + usdcAddress);
-        }
-        Devnet devnet = new Devnet(node, rpc, channelReceipt.getContractAddress(), usdcAddress,
+        Devnet devnet = new Devnet(node, rpc, channelReceipt.getContractAddress(), POLYGON_USDC,
                 channelReceipt.getBlockNumber());
         List<String> wallets = new ArrayList<>();
         DevnetAccounts.anvilAccounts().stream().skip(1).forEach(account -> wallets.add(account.getAddress()));
@@ -95,6 +97,19 @@ public final class Devnet {
         rpc.setBalance(DevnetAccounts.CONSUMER_1.getAddress(), GAS_MONEY);
         rpc.setBalance(DevnetAccounts.PROVIDER_1.getAddress(), GAS_MONEY);
         return devnet;
+    }
+
+    /**
+     * TestUSDC has no constructor, so its runtime code is the whole token: placed at Polygon's USDC
+     * address, it signs in the domain x402 clients sign in there, which is checked before use.
+     */
+    private static void placeUsdc(ChainRpc rpc) {
+        rpc.raw("anvil_setCode", POLYGON_USDC, USDC_ARTIFACT.deployedBytecode());
+        UsdcAuthorizations token = new UsdcAuthorizations(rpc, POLYGON_USDC, AnvilNode.CHAIN_ID);
+        if (!Arrays.equals(token.contractDomainSeparator(), token.domainSeparator())) {
+            throw new IllegalStateException("TestUSDC at " + POLYGON_USDC + " answers domain separator "
+                    + Numeric.toHexString(token.contractDomainSeparator()) + ", not its own");
+        }
     }
 
     public AnvilNode node() {
@@ -122,9 +137,14 @@ public final class Devnet {
         return channel;
     }
 
-    /** The TestUSDC deployed with the channel contract: its token unless {@link #setUsdc} moved it. */
+    /** The devnet's TestUSDC, {@link #POLYGON_USDC}: the channel contract's token unless {@link #setUsdc} moved it. */
     public String usdcAddress() {
         return usdc;
+    }
+
+    /** EIP-3009 on the devnet's TestUSDC. */
+    public UsdcAuthorizations usdcAuthorizations() {
+        return new UsdcAuthorizations(rpc, usdc, chainId());
     }
 
     public BigInteger deployBlock() {

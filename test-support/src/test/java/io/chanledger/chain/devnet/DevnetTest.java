@@ -20,11 +20,18 @@ class DevnetTest {
     }
 
     @Test
-    void deploysTheChannelContractWhereTheVectorsExpectItAndUsdcSecond() {
+    void deploysTheChannelContractWhereTheVectorsExpectItAndUsdcAtPolygonsAddress() throws Exception {
         assertThat(devnet.channelAddress()).isEqualTo(Devnet.VECTORS_CONTRACT);
-        assertThat(devnet.usdcAddress()).isEqualTo("0xe7f1725e7734ce288f8367e1bb143e90bb3f0512");
+        assertThat(devnet.usdcAddress()).isEqualTo("0x3c499c542cef5e3811e1192ce70d8cc03d5c3359");
+        assertThat(devnet.usdc()).as("the channel contract's token").isEqualTo(devnet.usdcAddress());
         assertThat(devnet.feeBps()).isEqualTo(Devnet.FEE_BPS);
         assertThat(devnet.feeRecipient()).isEqualTo(Devnet.FEE_RECIPIENT);
+        // the token's domain takes the address it sits at, not one it was created at
+        UsdcAuthorizations token = devnet.usdcAuthorizations();
+        assertThat(token.contractDomainSeparator()).isEqualTo(UsdcSignatures.domainSeparator(137, Devnet.POLYGON_USDC));
+        String deployerSecondCreate = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
+        assertThat(devnet.web3j().ethGetCode(deployerSecondCreate, DefaultBlockParameterName.LATEST).send().getCode())
+                .isEqualTo("0x");
     }
 
     @Test
