@@ -25,10 +25,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * When the watchtower claims, on a provider of its own ({@code chan.role=provider}, the default
@@ -59,6 +61,7 @@ class ClaimTimingTest {
     private static Watchtower watchtower;
     private static ChannelHistory history;
     private static GatewayPrices prices;
+    private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
@@ -73,6 +76,7 @@ class ClaimTimingTest {
         watchtower = provider.getBean(Watchtower.class);
         history = provider.getBean(ChannelHistory.class);
         prices = new GatewayPrices(provider);
+        jdbc = new JdbcTemplate(provider.getBean(DataSource.class));
         devnet.setBalance(address, Devnet.GAS_MONEY);
         devnet.mint(address, BigInteger.valueOf(10_000_000));
     }
@@ -100,13 +104,20 @@ class ClaimTimingTest {
         return new Opened(agent, expiry - lifetime, expiry);
     }
 
-    /** A request signed as the deployed client signs it: the previous amount plus the price × 1.2. */
+    /**
+     * A request signed as the deployed client signs it: the previous amount plus the price × 1.2.
+     * Returns once the channel read model, which the watchtower walks, shows its voucher.
+     */
     private static Http.Reply pay(Agent agent) {
         BigInteger estimate = prices.hold(MODEL, PROMPT, null).multiply(BigInteger.valueOf(12)).divide(BigInteger.TEN);
         BigInteger previous = history.state(agent.channelId).map(ChannelState::highestAmount).orElse(BigInteger.ZERO);
         Http.Reply reply = agent.chat(agent.nextVoucher(agent.authorise(previous.add(estimate))),
                 Agent.chatBody(MODEL, PROMPT, null, false));
         assertThat(reply.status()).as(reply.body()).isIn(200, 409);
+        BigInteger highest = history.state(agent.channelId).orElseThrow().highestAmount();
+        await("the read model to show the channel's voucher").atMost(WAIT).until(() -> jdbc.queryForObject(
+                "SELECT COUNT(*) FROM channel_balance WHERE channel_id = ? AND highest_amount = ?", Long.class,
+                agent.channelId, highest) == 1);
         return reply;
     }
 
