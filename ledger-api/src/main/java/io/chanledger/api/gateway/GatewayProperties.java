@@ -214,8 +214,8 @@ public record GatewayProperties(
         @ConstructorBinding
         public Watchtower {
             if (expiryMarginPercent < 0 || expiryMarginPercent > 100) {
-                throw new IllegalArgumentException("chan.gateway.watchtower.expiry-margin-percent must lie between 0 and"
-                        + " 100, not " + expiryMarginPercent);
+                throw new IllegalArgumentException("chan.gateway.watchtower.expiry-margin-percent must lie"
+                        + " between 0 and 100, not " + expiryMarginPercent);
             }
         }
 
