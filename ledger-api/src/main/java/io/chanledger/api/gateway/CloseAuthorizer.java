@@ -5,6 +5,7 @@ import io.chanledger.api.channels.command.ChannelHistory;
 import io.chanledger.api.watchtower.ClaimStore;
 import io.chanledger.api.watchtower.CloseWatch;
 import io.chanledger.domain.channel.AuthorizeClose;
+import io.chanledger.domain.channel.CloseAuthorizationRateLimitedException;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
@@ -13,10 +14,12 @@ import io.chanledger.domain.eip712.ChanTypedData;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
 import java.time.Clock;
+import java.util.Map;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -32,7 +35,10 @@ import org.springframework.stereotype.Component;
  * the authorization (it only helps the consumer, who alone can use it on-chain). Only a request
  * signed by the consumer's wallet stops the channel from paying for more requests; after an
  * unsigned one the channel is put under the watchtower's guard ({@link CloseWatch}), and the
- * Channel aggregate bounds what it is charged above the authorization until a claim voids it.
+ * Channel aggregate lets only one request be charged above the authorization until a claim voids
+ * it. Asked for again unsigned at the same amount, the same authorization is answered; at a new
+ * amount, at most once per {@code chan.gateway.unsigned-close-interval} on a channel (each may
+ * cost the provider a claim), else 429 {@code rate_limited} with {@code Retry-After}.
  */
 @Component
 @ConditionalOnGateway
@@ -57,9 +63,11 @@ class CloseAuthorizer {
     private final ObjectProvider<ChannelLookup> lookup;
     private final CloseWatch closeWatch;
     private final Clock clock;
+    private final long unsignedCloseInterval;
 
     CloseAuthorizer(ChannelHistory history, CommandGateway commands, ProviderIdentity identity, ChainProperties chain,
-                    ClaimStore claims, ObjectProvider<ChannelLookup> lookup, CloseWatch closeWatch, Clock clock) {
+                    ClaimStore claims, ObjectProvider<ChannelLookup> lookup, CloseWatch closeWatch, Clock clock,
+                    GatewayProperties properties) {
         this.history = history;
         this.commands = commands;
         this.identity = identity;
@@ -68,6 +76,7 @@ class CloseAuthorizer {
         this.lookup = lookup;
         this.closeWatch = closeWatch;
         this.clock = clock;
+        this.unsignedCloseInterval = properties.unsignedCloseInterval().toSeconds();
     }
 
     /**
@@ -99,11 +108,14 @@ class CloseAuthorizer {
                     closeWatch.watch(channelId, identity.address());
                 }
                 commands.sendAndWait(new AuthorizeClose(channelId, finalAmount, signature,
-                        clock.instant().getEpochSecond(), byConsumer));
+                        clock.instant().getEpochSecond(), byConsumer, unsignedCloseInterval));
                 return new Authorization(channelId, finalAmount, signature,
                         finalAmount.subtract(state.chargedTotal()).subtract(state.returned()).max(BigInteger.ZERO));
             } catch (CloseAuthorizationRejectedException e) {
                 refusal = e;
+            } catch (CloseAuthorizationRateLimitedException e) {
+                throw new GatewayProblem(HttpStatus.TOO_MANY_REQUESTS, "rate_limited", e.getMessage(),
+                        Map.of(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds())));
             }
         }
         throw new GatewayProblem(HttpStatus.CONFLICT, "close_not_authorized", refusal.getMessage()

@@ -62,7 +62,8 @@ class GatewayExceptionHandler {
             extra.set(PROVIDED_HEADER, rejection.provided().toString());
         }
         if (rejection.reason() == VoucherRejection.CLAIM_PENDING) {
-            // nothing to pay differently: the same request goes through once the claim is on-chain
+            // nothing to pay differently: the same request goes through once the claim is on-chain, or
+            // once the request running on the channel is done
             extra.set(HttpHeaders.RETRY_AFTER, "30");
             return render(request, HttpStatus.CONFLICT, rejection.reason().providerCode(),
                     rejection.getMessage(), extra);

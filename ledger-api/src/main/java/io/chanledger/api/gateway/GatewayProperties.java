@@ -30,6 +30,9 @@ import org.springframework.util.unit.DataSize;
  *        gets it back without paying twice)
  * @param answerMaxBytes the largest answer kept for its voucher; a larger one is still answered, but
  *        not kept
+ * @param unsignedCloseInterval how often a channel may be given a close authorization asked for
+ *        unsigned at a new amount (each may cost the provider a claim); sooner, the request is
+ *        refused with 429 {@code rate_limited}. Asking again at the same amount is always answered
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
@@ -48,7 +51,8 @@ public record GatewayProperties(
         List<NamedUpstream> upstreams,
         @DefaultValue("false") boolean wordCountEndpoint,
         @DefaultValue("10m") Duration answerRetention,
-        @DefaultValue("4MB") DataSize answerMaxBytes) {
+        @DefaultValue("4MB") DataSize answerMaxBytes,
+        @DefaultValue("1m") Duration unsignedCloseInterval) {
 
     @ConstructorBinding
     public GatewayProperties {
@@ -61,7 +65,8 @@ public record GatewayProperties(
                              String providerKeyFile, String publicUrl, String signingUrl, Duration holdTtl,
                              boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
         this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
-                models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4));
+                models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
+                Duration.ofMinutes(1));
     }
 
     /**
@@ -179,8 +184,12 @@ public record GatewayProperties(
 
     /**
      * Claiming on-chain. A channel is claimed when what it earned and is unclaimed reaches
-     * {@code claimThreshold} (decimal USDC), and always once its expiry is {@code expiryMargin}
-     * away on the chain's clock. Transient failures are retried after {@code initialBackoff},
+     * {@code claimThreshold} (decimal USDC), and always once its expiry is its margin away on the
+     * chain's clock: {@code expiryMarginPercent} of the channel's life (expiry less the time of
+     * its open block), but never less than {@code expiryMarginMin} (which must cover a round, the
+     * chain's confirmation and a retry: keep it at least twice {@code interval}) and never more
+     * than {@code expiryMargin}. So a short channel is claimed near its end only, and one its
+     * consumer closes cooperatively before costs no claim. Transient failures are retried after {@code initialBackoff},
      * doubling up to {@code maxBackoff}; a claim that keeps failing for other reasons stops after
      * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees and the
      * JSON-RPC client's timeout and attempts are the shared {@code chan.chain.fees} and
@@ -198,7 +207,25 @@ public record GatewayProperties(
             @DefaultValue("6") int maxAttempts,
             @DefaultValue("2m") Duration receiptTimeout,
             String rpcUrl,
-            @DefaultValue("0") String minReturn) {
+            @DefaultValue("0") String minReturn,
+            @DefaultValue("10") int expiryMarginPercent,
+            @DefaultValue("60s") Duration expiryMarginMin) {
+
+        @ConstructorBinding
+        public Watchtower {
+            if (expiryMarginPercent < 0 || expiryMarginPercent > 100) {
+                throw new IllegalArgumentException("chan.gateway.watchtower.expiry-margin-percent must lie"
+                        + " between 0 and 100, not " + expiryMarginPercent);
+            }
+        }
+
+        /** The settings above with the default share of a channel's life and floor of its margin. */
+        public Watchtower(boolean enabled, Duration interval, String claimThreshold, Duration expiryMargin,
+                          Duration initialBackoff, Duration maxBackoff, int maxAttempts, Duration receiptTimeout,
+                          String rpcUrl, String minReturn) {
+            this(enabled, interval, claimThreshold, expiryMargin, initialBackoff, maxBackoff, maxAttempts,
+                    receiptTimeout, rpcUrl, minReturn, 10, Duration.ofSeconds(60));
+        }
     }
 
     static boolean blank(String text) {

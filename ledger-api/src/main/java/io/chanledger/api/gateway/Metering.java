@@ -2,6 +2,7 @@ package io.chanledger.api.gateway;
 
 import io.chanledger.api.channels.command.ChannelCommits;
 import io.chanledger.api.channels.command.VoucherAdmission;
+import io.chanledger.api.watchtower.Watchtower;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RaiseHold;
 import io.chanledger.domain.channel.RequestSettlement;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -25,7 +27,9 @@ import org.springframework.stereotype.Component;
  * ledger's own admission with the request's hold (its input and a small output allowance); a
  * streamed answer raises that hold before it sends past it; afterwards the request is settled
  * with its actual cost (zero when it failed), which the Channel aggregate charges at most up to
- * what the vouched amount leaves beside the charged total and the other requests' holds.
+ * what the vouched amount leaves beside the charged total and the other requests' holds. A
+ * settlement that takes a channel past a close authorization asked for unsigned calls the
+ * watchtower of this process to claim above it at once: until then the channel serves nothing.
  */
 @Component
 @ConditionalOnGateway
@@ -39,16 +43,18 @@ class Metering {
     private final Clock clock;
     private final Duration holdTtl;
     private final String provider;
+    private final ObjectProvider<Watchtower> watchtower;
     /** Requests this instance admitted and has not settled yet, as channel/nonce. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
 
     Metering(VoucherAdmission admission, ChannelCommits commits, Clock clock, GatewayProperties properties,
-             ProviderIdentity identity) {
+             ProviderIdentity identity, ObjectProvider<Watchtower> watchtower) {
         this.admission = admission;
         this.commits = commits;
         this.clock = clock;
         this.holdTtl = properties.holdTtl();
         this.provider = identity.address();
+        this.watchtower = watchtower;
     }
 
     /** Admits the voucher of a request for {@code model}, which its VoucherAccepted records. */
@@ -99,7 +105,11 @@ class Metering {
      */
     RequestSettlement settle(VoucherReceipt receipt, BigInteger cost, Consumer<RequestSettlement> alongside) {
         try {
-            return settleWithRetries(receipt, cost, alongside);
+            RequestSettlement settlement = settleWithRetries(receipt, cost, alongside);
+            if (settlement.passedUnprovenClose()) {
+                watchtower.ifAvailable(w -> w.guardSoon(receipt.channelId()));
+            }
+            return settlement;
         } finally {
             running.remove(key(receipt.channelId(), receipt.nonce()));
         }

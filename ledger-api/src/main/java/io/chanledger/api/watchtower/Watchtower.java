@@ -6,6 +6,9 @@ import io.chanledger.api.watchtower.ClaimStore.Status;
 import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
+import io.chanledger.domain.chain.ChainRef;
+import io.chanledger.domain.channel.ChannelOpenConfirmed;
+import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.UnprovenCloses;
@@ -17,11 +20,15 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -36,7 +43,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * walks the provider's channels with something claimable (from the channel read model, soonest
  * expiry first), reads each due one's events and lets the {@link ClaimPlanner} and the
  * {@link ClaimExecutor} act on it. Channels under a close authorization that the consumer did not
- * prove to have asked for ({@link CloseWatch}) are visited every round, whatever their figures.
+ * prove to have asked for ({@link CloseWatch}) are visited every round, whatever their figures,
+ * and at once when the gateway of this process charges one past that authorization
+ * ({@link #guardSoon}). A channel's margin before expiry depends on its life, which starts at
+ * the time of its open block ({@link ExpiryMargin}).
  * Last, channels that can be charged no more (expired or closed) and were paid more on-chain than
  * they were charged get the excess back ({@link ReturnExecutor}).
  * Run it on one instance per provider key: the account's nonce
@@ -48,6 +58,10 @@ public final class Watchtower implements AutoCloseable {
     private static final int PAGE = 500;
 
     record Candidate(String channelId, long expiry, BigInteger highestAmount, BigInteger claimed) {
+    }
+
+    /** A channel's claim after a visit, if any, and whether its expiry is within its margin. */
+    private record Visit(Optional<Claim> claim, boolean nearExpiry) {
     }
 
     private final ClaimExecutor executor;
@@ -66,6 +80,8 @@ public final class Watchtower implements AutoCloseable {
     private volatile ScheduledExecutorService timer;
     /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
     private final Set<String> reportedAtRisk = new HashSet<>();
+    /** The chain time of each visited channel's open block, read once; dropped with the channel's last visit. */
+    private final Map<String, Long> openedAt = new HashMap<>();
 
     Watchtower(ClaimExecutor executor, ClaimPlanner planner, ReturnExecutor returns, BigInteger minReturn,
                ChannelHistory history, ClaimStore store, CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth,
@@ -116,14 +132,16 @@ public final class Watchtower implements AutoCloseable {
         }
         confirmMined();
         long atRisk = 0;
+        Set<String> visited = new HashSet<>();
         for (Candidate candidate : candidates()) {
             if (!planner.mayBeDue(candidate.expiry(), candidate.highestAmount(), candidate.claimed(), chainTime)) {
                 continue;
             }
+            visited.add(candidate.channelId());
             try {
-                Optional<Claim> claim = visit(candidate.channelId(), chainTime);
-                if (planner.nearExpiry(candidate.expiry(), chainTime)
-                        && claim.map(c -> c.status() != Status.CONFIRMED).orElse(false)) {
+                Visit visit = visit(candidate.channelId(), chainTime);
+                Optional<Claim> claim = visit.claim();
+                if (visit.nearExpiry() && claim.map(c -> c.status() != Status.CONFIRMED).orElse(false)) {
                     atRisk++;
                     if (reportedAtRisk.add(candidate.channelId() + "/" + claim.get().status())) {
                         log.warn("channel {} expires at {} (chain time {}); its claim of {} is {}",
@@ -136,12 +154,10 @@ public final class Watchtower implements AutoCloseable {
             }
         }
         for (String channelId : closeWatch.channels(executor.provider())) {
-            try {
-                guardClose(channelId, chainTime);
-            } catch (RuntimeException e) {
-                log.warn("watchtower could not guard the close of channel {}: {}", channelId, e.toString());
-            }
+            visited.add(channelId);
+            guardSafely(channelId, chainTime);
         }
+        openedAt.keySet().retainAll(visited);
         for (String channelId : owingReturns()) {
             try {
                 returnExcess(channelId);
@@ -182,16 +198,80 @@ public final class Watchtower implements AutoCloseable {
         returns.step(state, minReturn);
     }
 
-    private Optional<Claim> visit(String channelId, long chainTime) {
-        List<DomainEventMessage<?>> events = history.events(channelId);
-        if (events.isEmpty()) {
-            return Optional.empty();
+    private Visit visit(String channelId, long chainTime) {
+        List<Object> payloads = history.events(channelId).stream().<Object>map(DomainEventMessage::getPayload).toList();
+        if (payloads.isEmpty()) {
+            return new Visit(Optional.empty(), false);
         }
-        List<Object> payloads = events.stream().<Object>map(DomainEventMessage::getPayload).toList();
         ChannelState state = ChannelState.replay(payloads);
         List<VoucherAccepted> vouchers = payloads.stream().filter(VoucherAccepted.class::isInstance)
                 .map(VoucherAccepted.class::cast).toList();
-        return planner.plan(state, vouchers, UnprovenCloses.of(payloads).floor(), chainTime).map(executor::step);
+        Long opened = openedAt(channelId, payloads);
+        Optional<Claim> claim = planner.plan(state, vouchers, UnprovenCloses.of(payloads).floor(), opened, chainTime)
+                .map(executor::step);
+        return new Visit(claim, planner.nearExpiry(state.expiry(), opened, chainTime));
+    }
+
+    /**
+     * The chain time of the channel's open block, from the chain ref of its open log (recorded
+     * with its opening, or with its confirmation when a voucher opened it first); null while no
+     * log is recorded or the node does not know the block (the margin is then the shortest,
+     * {@link ExpiryMargin#seconds}).
+     */
+    private Long openedAt(String channelId, List<Object> payloads) {
+        Long known = openedAt.get(channelId);
+        if (known != null) {
+            return known;
+        }
+        Optional<ChainRef> openLog = payloads.stream().map(p -> switch (p) {
+            case ChannelOpened e -> e.chainRef();
+            case ChannelOpenConfirmed e -> e.chainRef();
+            default -> null;
+        }).filter(Objects::nonNull).findFirst();
+        try {
+            Optional<Long> time = openLog.flatMap(ref -> eth.block(ref.blockNumber())).map(BlockHeader::timestamp);
+            time.ifPresent(t -> openedAt.put(channelId, t));
+            return time.orElse(null);
+        } catch (RpcException e) {
+            log.warn("watchtower cannot read the open block of channel {}; its margin is the shortest this round: {}",
+                    channelId, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Asks for a visit of a channel under close watch as soon as the watchtower's thread is free:
+     * the gateway of this process charged it past a close authorization the consumer did not prove
+     * to have asked for, and serves it nothing more until the claim above it is recorded. A
+     * watchtower that is not running (another instance claims) visits it on its own next round.
+     */
+    public void guardSoon(String channelId) {
+        ScheduledExecutorService running = timer;
+        if (running == null) {
+            return;
+        }
+        try {
+            running.execute(() -> guardNow(channelId));
+        } catch (RejectedExecutionException stopped) {
+            // the watchtower is stopping: the next start visits the channel on its first round
+        }
+    }
+
+    private synchronized void guardNow(String channelId) {
+        try {
+            eth.block("latest").map(BlockHeader::timestamp).ifPresent(chainTime -> guardSafely(channelId, chainTime));
+        } catch (RpcException e) {
+            log.warn("watchtower cannot read the chain's time to guard channel {}; its next round will: {}",
+                    channelId, e.getMessage());
+        }
+    }
+
+    private void guardSafely(String channelId, long chainTime) {
+        try {
+            guardClose(channelId, chainTime);
+        } catch (RuntimeException e) {
+            log.warn("watchtower could not guard the close of channel {}: {}", channelId, e.toString());
+        }
     }
 
     /** Claims a watched channel above its close authorization once it is charged past it; forgets it when done. */

@@ -12,7 +12,6 @@ import io.chanledger.chain.rpc.RetryPolicy;
 import io.chanledger.chain.tx.RevertReasons;
 import io.chanledger.chain.tx.SenderSettings;
 import io.chanledger.chain.tx.TransactionSender;
-import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.money.Usdc;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -67,7 +66,7 @@ class WatchtowerConfiguration {
                 new ContractChannelLookup(eth, chain.channelContract()), chain.channelContract(),
                 store, clock, settings, metrics);
         ClaimPlanner planner = new ClaimPlanner(Usdc.parseDecimalUsdc(settings.claimThreshold()),
-                settings.expiryMargin(), MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
+                ExpiryMargin.of(settings));
         ReturnExecutor returns = new ReturnExecutor(sender, eth, chain.usdc(), new ReturnStore(jdbc), commands, clock,
                 settings, metrics);
         return new Watchtower(executor, planner, returns, Usdc.parseDecimalUsdc(settings.minReturn()), history, store,

@@ -9,7 +9,6 @@ import io.chanledger.domain.channel.UnprovenCloses;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import java.math.BigInteger;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,9 +20,10 @@ class ClaimPlannerTest {
     private static final long EXPIRY = 1_800_000_000L;
     private static final long LONG_BEFORE = EXPIRY - 86_400;
     private static final long WITHIN_MARGIN = EXPIRY - 600;
-    private static final BigInteger CLOSE_EXPOSURE = BigInteger.valueOf(100_000);
-    private final ClaimPlanner planner = new ClaimPlanner(BigInteger.valueOf(1_000_000), Duration.ofHours(1),
-            CLOSE_EXPOSURE);
+    /** A channel of a day: its margin is the longest, an hour. */
+    private static final long OPENED = EXPIRY - 86_400;
+    private static final ExpiryMargin MARGIN = new ExpiryMargin(10, 60, 3_600);
+    private final ClaimPlanner planner = new ClaimPlanner(BigInteger.valueOf(1_000_000), MARGIN);
 
     private final List<Object> history = new ArrayList<>(List.of(new ChannelOpened(CHANNEL, "0x" + "aa".repeat(20),
             "0x" + "bb".repeat(20), BigInteger.valueOf(10_000_000), EXPIRY, null, true, BigInteger.ZERO)));
@@ -36,9 +36,13 @@ class ClaimPlannerTest {
     }
 
     private java.util.Optional<ClaimPlanner.Plan> plan(long chainTime) {
+        return plan(OPENED, chainTime);
+    }
+
+    private java.util.Optional<ClaimPlanner.Plan> plan(Long openedAt, long chainTime) {
         return planner.plan(ChannelState.replay(history),
                 history.stream().filter(VoucherAccepted.class::isInstance).map(VoucherAccepted.class::cast).toList(),
-                UnprovenCloses.of(history).floor(), chainTime);
+                UnprovenCloses.of(history).floor(), openedAt, chainTime);
     }
 
     private void unprovenCloseAt(long finalAmount) {
@@ -66,17 +70,26 @@ class ClaimPlannerTest {
         assertThat(plan(LONG_BEFORE)).as("a stranger's close costs the provider no transaction").isEmpty();
     }
 
+    /**
+     * The gateway serves one request above an unproven close and then waits for the claim: the
+     * first base unit charged above it calls for the claim, with a voucher not above what was
+     * charged when one lies above the authorization.
+     */
     @Test
-    void requestsBelowHalfTheCloseExposureAboveAnUnprovenCloseAreNotClaimed() {
+    void theFirstChargeAboveAnUnprovenCloseIsClaimedAtOnceWithoutOverpaying() {
         long total = payWithBuffer(2, 300, 9_000, 1, 0, 0);
         unprovenCloseAt(total);
-        payWithBuffer(1, 40_000, 60_000, 3, 18_000, total);
+        paid(total + 1, 3, 1, total + 1);
 
-        assertThat(plan(LONG_BEFORE)).isEmpty();
+        ClaimPlanner.Plan plan = plan(LONG_BEFORE).orElseThrow();
+
+        assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.CLOSE_GUARD);
+        assertThat(plan.amount()).as("above the authorization, not above what was charged")
+                .isEqualTo(BigInteger.valueOf(total + 1));
     }
 
     @Test
-    void pastHalfTheCloseExposureAVoucherWithinTheChargedTotalVoidsTheCloseWithoutOverpaying() {
+    void aboveAnUnprovenCloseTheHighestVoucherWithinTheChargedTotalIsClaimed() {
         long total = payWithBuffer(2, 300, 9_000, 1, 0, 0);
         unprovenCloseAt(total);
         long after = payWithBuffer(3, 20_000, 21_000, 3, 18_000, total);
@@ -84,14 +97,14 @@ class ClaimPlannerTest {
         ClaimPlanner.Plan plan = plan(LONG_BEFORE).orElseThrow();
 
         assertThat(plan.reason()).isEqualTo(ClaimPlanner.Reason.CLOSE_GUARD);
-        assertThat(plan.amount()).as("above the authorization, not above what was charged")
+        assertThat(plan.amount()).isEqualTo(BigInteger.valueOf(18_000 + 2 * 21_000))
                 .isGreaterThan(BigInteger.valueOf(total)).isLessThanOrEqualTo(BigInteger.valueOf(after));
     }
 
     /**
      * A voucher's amount runs ahead of the charged total by at most the client's estimates; only
-     * when one estimate alone is above half the exposure (here the whole budget signed at once)
-     * does no voucher lie between the authorization and the charged total.
+     * when one estimate alone is above what one request was charged (here the whole budget signed
+     * at once) does no voucher lie between the authorization and the charged total.
      */
     @Test
     void withNoVoucherWithinTheChargedTotalTheSmallestAboveTheCloseIsClaimed() {
@@ -166,5 +179,25 @@ class ClaimPlannerTest {
         assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(10), BigInteger.ZERO, WITHIN_MARGIN)).isTrue();
         assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(2_000_000), BigInteger.ZERO, LONG_BEFORE)).isTrue();
         assertThat(planner.mayBeDue(EXPIRY, BigInteger.valueOf(10), BigInteger.ZERO, LONG_BEFORE)).isFalse();
+    }
+
+    /** The margin is a tenth of the channel's life, at least a minute, at most an hour. */
+    @Test
+    void theMarginFitsTheChannelsLife() {
+        assertThat(MARGIN.seconds(EXPIRY, EXPIRY - 120)).as("2 min").isEqualTo(60);
+        assertThat(MARGIN.seconds(EXPIRY, EXPIRY - 600)).as("10 min").isEqualTo(60);
+        assertThat(MARGIN.seconds(EXPIRY, EXPIRY - 3_600)).as("1 h").isEqualTo(360);
+        assertThat(MARGIN.seconds(EXPIRY, EXPIRY - 86_400)).as("1 day").isEqualTo(3_600);
+        assertThat(MARGIN.seconds(EXPIRY, null)).as("open block not known yet").isEqualTo(60);
+        assertThat(new ExpiryMargin(10, 120, 60).seconds(EXPIRY, EXPIRY - 86_400)).as("the floor wins").isEqualTo(120);
+    }
+
+    @Test
+    void aShortChannelIsClaimedForExpiryOnlyWithinItsOwnMargin() {
+        paid(100_000, 1, 50_000, 50_000);
+        long opened = EXPIRY - 600;
+
+        assertThat(plan(opened, EXPIRY - 61)).as("ten minutes, a minute and a second before the end").isEmpty();
+        assertThat(plan(opened, EXPIRY - 60).orElseThrow().reason()).isEqualTo(ClaimPlanner.Reason.EXPIRY);
     }
 }

@@ -100,9 +100,10 @@ class WatchtowerTest extends LedgerIntegrationTest {
         String provider = identity.address();
         devnet.setBalance(provider, Devnet.GAS_MONEY);
         devnet.mint(provider, BigInteger.valueOf(1_000_000));
-        long margin = properties.watchtower().expiryMargin().toSeconds();
+        long lifetime = 7_200;
+        long margin = ExpiryMargin.of(properties.watchtower()).seconds(lifetime, 0L);
         Agent agent = Agent.create(devnet, baseUrl());
-        agent.open(provider, DEPOSIT, margin + 900);
+        agent.open(provider, DEPOSIT, lifetime);
         ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
         GatewayPrices prices = new GatewayPrices(context);
         BigInteger total = BigInteger.ZERO;
@@ -120,7 +121,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         assertThat(claims.ofChannel(agent.channelId)).as("not due while the expiry is beyond the margin").isEmpty();
         BigInteger providerBefore = devnet.balanceOf(provider);
 
-        devnet.increaseTime(905);
+        devnet.increaseTime(lifetime - margin + 5);
         devnet.mine();
 
         await("the watchtower's claim to be confirmed by the ledger").atMost(CLAIM_WAIT)

@@ -20,7 +20,7 @@ import org.axonframework.serialization.Revision;
  * Handlers guard, then apply; only the event sourcing handlers assign state. Time and signer
  * identity always come in the command, so replaying the events gives the same channel.
  */
-@Revision("3")
+@Revision("4")
 class ChannelAggregate {
 
     /**
@@ -48,6 +48,8 @@ class ChannelAggregate {
      * the consumer, while the contract would still honour them (not below the claimed total).
      */
     private UnprovenCloses unprovenCloses = new UnprovenCloses();
+    /** When the last of those was recorded (epoch seconds), or null: the next new one waits an interval after it. */
+    private Long lastUnprovenCloseAt;
     private LinkedHashMap<BigInteger, AcceptedTerms> recentVouchers = new LinkedHashMap<>();
     /** Transactions of the returns recorded: a return is recorded once, whenever its log is seen again. */
     private Set<String> returnTransactions = new HashSet<>();
@@ -146,7 +148,7 @@ class ChannelAggregate {
             throw rejection(VoucherRejection.CHANNEL_CLOSING, "the provider authorised the close of channel "
                     + channelId + " at " + closeAskedByConsumer + "; open a new channel");
         }
-        checkCloseExposure(command);
+        checkUnprovenClose(now);
         if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING, "nonce " + nonce
                     + " is not above the last accepted nonce " + state.highestNonce()
@@ -175,24 +177,29 @@ class ChannelAggregate {
     }
 
     /**
-     * After a close authorization that the consumer did not prove to have asked for, the consumer
-     * holds a signature it could close with at that amount however much it is charged later. The
-     * channel goes on paying for requests (a stranger must not be able to stop it), but what it is
-     * charged above the lowest such authorization the contract would still honour is bounded by
-     * the request's {@code closeExposure}; beyond it, requests wait until the provider's claim
-     * above that authorization is recorded, which voids it on-chain.
+     * After a close authorization the consumer did not prove to have asked for, anyone may hold a
+     * signature the consumer could close with at that amount, however much it is charged later. The
+     * channel goes on paying (a stranger must not stop it), but only one request may take the
+     * charged total above the lowest such authorization the contract still honours: one is admitted
+     * only while nothing is charged above it and no other request runs (a lapsed hold is dropped by
+     * this voucher, and its request then charged nothing); above it, requests wait until the
+     * provider's claim above it is recorded, which voids it on-chain. So a consumer closing at that
+     * older amount takes at most one request unpaid, however long the claim takes.
      */
-    private void checkCloseExposure(AcceptVoucher command) {
+    private void checkUnprovenClose(long now) {
         BigInteger floor = unprovenCloses.floor();
         if (floor == null) {
             return;
         }
-        BigInteger exposure = state.chargedTotal().add(state.heldAt(command.receivedAt()))
-                .add(command.metering().hold()).subtract(floor);
-        if (exposure.compareTo(command.metering().closeExposure()) > 0) {
+        if (state.chargedTotal().compareTo(floor) > 0) {
+            throw rejection(VoucherRejection.CLAIM_PENDING, "channel " + channelId + " is charged "
+                    + state.chargedTotal() + ", above a close authorization at " + floor
+                    + " that anyone may have; requests wait until the provider's claim above it is on-chain");
+        }
+        if (state.heldAt(now).signum() > 0) {
             throw rejection(VoucherRejection.CLAIM_PENDING, "a close authorization of channel " + channelId + " at "
-                    + floor + " is outstanding; requests above it by more than "
-                    + command.metering().closeExposure() + " wait until the provider's claim is on-chain");
+                    + floor + " is outstanding, and requests are served one at a time until the provider's claim"
+                    + " above it is on-chain; another request is running");
         }
     }
 
@@ -208,11 +215,14 @@ class ChannelAggregate {
             return new RequestSettlement(channelId, command.nonce(), cost, BigInteger.ZERO, state.chargedTotal(),
                     deposit, deposit.subtract(state.chargedTotal()), false);
         }
-        BigInteger charged = cost.min(roomOf(command.nonce(), command.settledAt(), command.closeExposure()));
+        BigInteger charged = cost.min(roomOf(command.nonce(), command.settledAt()));
         BigInteger total = state.chargedTotal().add(charged);
+        BigInteger floor = unprovenCloses.floor();
+        boolean passedUnprovenClose = floor != null && state.chargedTotal().compareTo(floor) <= 0
+                && total.compareTo(floor) > 0;
         apply(new RequestSettled(channelId, command.nonce(), cost, charged, total, command.settledAt()));
         return new RequestSettlement(channelId, command.nonce(), cost, charged, total, deposit, deposit.subtract(total),
-                true);
+                true, passedUnprovenClose);
     }
 
     /**
@@ -226,9 +236,7 @@ class ChannelAggregate {
         if (current == null) {
             return BigInteger.ZERO;
         }
-        BigInteger granted = command.wanted()
-                .min(roomOf(command.nonce(), command.raisedAt(), command.closeExposure()))
-                .max(current.amount());
+        BigInteger granted = command.wanted().min(roomOf(command.nonce(), command.raisedAt())).max(current.amount());
         if (granted.compareTo(current.amount()) > 0) {
             apply(new HoldRaised(channelId, command.nonce(), granted, command.raisedAt()));
         }
@@ -237,18 +245,18 @@ class ChannelAggregate {
 
     /**
      * The most the running request of voucher {@code nonce} may be charged in all at {@code now}:
-     * the highest voucher less the charged total and the other running requests' holds; while a
-     * close authorization the consumer did not prove to have asked for is outstanding, also no more
-     * than {@code closeExposure} above it, less those holds.
+     * the highest voucher less the charged total and the other running requests' holds; nothing
+     * while the charged total is above a close authorization the consumer did not prove to have
+     * asked for (one request has passed it already: a request admitted before its hold lapsed
+     * does not pass it too).
      */
-    private BigInteger roomOf(BigInteger nonce, long now, BigInteger closeExposure) {
-        BigInteger others = state.heldAt(now, nonce);
-        BigInteger room = state.highestAmount().subtract(state.chargedTotal()).subtract(others);
+    private BigInteger roomOf(BigInteger nonce, long now) {
         BigInteger floor = unprovenCloses.floor();
-        if (floor != null) {
-            room = room.min(floor.add(closeExposure).subtract(state.chargedTotal()).subtract(others));
+        if (floor != null && state.chargedTotal().compareTo(floor) > 0) {
+            return BigInteger.ZERO;
         }
-        return room.max(BigInteger.ZERO);
+        BigInteger others = state.heldAt(now, nonce);
+        return state.highestAmount().subtract(state.chargedTotal()).subtract(others).max(BigInteger.ZERO);
     }
 
     @CommandHandler
@@ -340,7 +348,15 @@ class ChannelAggregate {
                 || (!command.byConsumer() && unprovenCloses.contains(finalAmount))) {
             return;
         }
-        apply(new CloseAuthorized(channelId, finalAmount, command.providerSignature(), command.byConsumer()));
+        if (!command.byConsumer() && lastUnprovenCloseAt != null
+                && command.requestedAt() < lastUnprovenCloseAt + command.unprovenCloseInterval()) {
+            throw new CloseAuthorizationRateLimitedException("channel " + channelId
+                    + " was given an unsigned close authorization at another amount less than "
+                    + command.unprovenCloseInterval() + " s ago; ask again later, or sign the request with the"
+                    + " consumer's wallet", lastUnprovenCloseAt + command.unprovenCloseInterval() - command.requestedAt());
+        }
+        apply(new CloseAuthorized(channelId, finalAmount, command.providerSignature(), command.byConsumer(),
+                command.byConsumer() ? null : command.requestedAt()));
     }
 
     @EventSourcingHandler
@@ -371,6 +387,7 @@ class ChannelAggregate {
                     closeAskedByConsumer = e.finalAmount();
                 } else {
                     unprovenCloses.authorized(e);
+                    lastUnprovenCloseAt = e.authorizedAt();
                 }
             }
             case HoldRaised e -> {

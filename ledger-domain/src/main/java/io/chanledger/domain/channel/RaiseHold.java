@@ -8,22 +8,15 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
  * in all, because it is about to be charged more than it holds: a streamed answer whose next
  * chunk would pass its hold. The Channel aggregate grants what the channel's room allows (see
  * {@link SettleRequest} for the room) and answers the hold the request now has, never less than
- * before; zero when the request is not running. {@code raisedAt} in epoch seconds;
- * {@code closeExposure} as in {@link MeteredRequest}.
+ * before; zero when the request is not running. {@code raisedAt} in epoch seconds.
  */
 public record RaiseHold(
         @TargetAggregateIdentifier String channelId,
         BigInteger nonce,
         BigInteger wanted,
-        long raisedAt,
-        BigInteger closeExposure) implements ChannelCommand {
-
-    public RaiseHold(String channelId, BigInteger nonce, BigInteger wanted, long raisedAt) {
-        this(channelId, nonce, wanted, raisedAt, MeteredRequest.DEFAULT_CLOSE_EXPOSURE);
-    }
+        long raisedAt) implements ChannelCommand {
 
     public RaiseHold {
         MeteredRequest.requireNonNegative(wanted, "a hold");
-        MeteredRequest.requireNonNegative(closeExposure, "the close exposure");
     }
 }

@@ -32,8 +32,9 @@ public enum VoucherRejection {
     /** A metered voucher after the provider authorised the channel's close: no more requests are served. */
     CHANNEL_CLOSING("channel_closing", 410, "channel_not_found"),
     /**
-     * A metered voucher whose request would take the charged total too far above a close
-     * authorization the consumer did not prove to have asked for, before the provider's claim voids it.
+     * A metered voucher while a close authorization the consumer did not prove to have asked for
+     * is outstanding and one request was charged above it (until the provider's claim voids it),
+     * or another request is running (one at a time may pass it).
      */
     CLAIM_PENDING("claim_pending", 409, "claim_pending");
 

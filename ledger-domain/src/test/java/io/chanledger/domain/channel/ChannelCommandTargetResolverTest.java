@@ -21,8 +21,8 @@ class ChannelCommandTargetResolverTest {
     @Test
     void aChannelCommandTargetsItsChannelWithNoExpectedVersion() {
         List<ChannelCommand> commands = List.of(
-                new SettleRequest(CHANNEL, BigInteger.ONE, BigInteger.TEN, 1_000L, BigInteger.ZERO),
-                new RaiseHold(CHANNEL, BigInteger.TWO, BigInteger.TEN, 1_000L, BigInteger.ZERO),
+                new SettleRequest(CHANNEL, BigInteger.ONE, BigInteger.TEN, 1_000L),
+                new RaiseHold(CHANNEL, BigInteger.TWO, BigInteger.TEN, 1_000L),
                 new ExpireChannel(CHANNEL, 1_000L, 7L));
         for (ChannelCommand command : commands) {
             VersionedAggregateIdentifier target = resolver.resolveTarget(GenericCommandMessage.asCommandMessage(command));

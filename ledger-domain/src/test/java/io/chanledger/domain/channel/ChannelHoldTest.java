@@ -99,24 +99,6 @@ class ChannelHoldTest {
     }
 
     @Test
-    void afterAnUnprovenCloseACostAboveTheHoldIsChargedNoFurtherThanTheBound() {
-        // charged 30,000 at the close; a request holding 5,000 then costs far more than the bound allows
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        new CloseAuthorized(CHANNEL, units(30_000), SIG, false), held(500_000, 2, 400_000, 5_000, 30_000))
-                .when(new SettleRequest(CHANNEL, units(2), units(300_000), NOW + 5))
-                .expectEvents(settled(2, 300_000, EXPOSURE, 30_000 + EXPOSURE));
-    }
-
-    @Test
-    void afterAnUnprovenCloseAHoldIsRaisedNoFurtherThanTheBound() {
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        new CloseAuthorized(CHANNEL, units(30_000), SIG, false), held(500_000, 2, 400_000, 5_000, 30_000))
-                .when(raise(2, 300_000))
-                .expectEvents(raised(2, EXPOSURE))
-                .expectResultMessagePayload(units(EXPOSURE));
-    }
-
-    @Test
     void aVoucherRefusedForLackOfFundsTellsTheRequestsHoldAndTheChargedTotal() {
         ChannelAggregate channel = new ChannelAggregate();
         channel.on(opened());

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.chanledger.domain.chain.ChainRef;
 import java.math.BigInteger;
 import java.util.List;
 import org.axonframework.test.aggregate.AggregateTestFixture;
@@ -132,88 +131,6 @@ class ChannelMeteringTest {
                 paying(200_000, 2, 40_000), VoucherRejection.CHANNEL_CLOSING);
     }
 
-    private static CloseAuthorized unprovenClose(long amount) {
-        return new CloseAuthorized(CHANNEL, units(amount), SIG, false);
-    }
-
-    @Test
-    void anUnsignedCloseIsRecordedAsNotTheConsumers() {
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
-                .when(new AuthorizeClose(CHANNEL, units(30_000), SIG, NOW + 10, false))
-                .expectEvents(unprovenClose(30_000));
-    }
-
-    @Test
-    void aStrangersCloseLeavesTheConsumerAbleToPayForTheNextRequest() {
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000))
-                .when(paying(200_000, 2, 40_000))
-                .expectEvents(new VoucherAccepted(CHANNEL, units(200_000), units(2), SIG, units(100_000), NOW,
-                        units(40_000), HOLD_UNTIL, units(30_000)));
-    }
-
-    @Test
-    void afterAnUnprovenCloseTheChargeAboveItIsBoundedUntilAClaimVoidsIt() {
-        // charged 30,000 at the close; then charged up to the bound above it
-        long charged = 30_000 + EXPOSURE - 40_000;
-        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000), held(500_000, 2, 400_000, 40_000, 30_000),
-                        settled(2, charged - 30_000, charged - 30_000, charged)),
-                paying(600_000, 3, 40_001), VoucherRejection.CLAIM_PENDING);
-    }
-
-    @Test
-    void theRequestThatReachesTheBoundExactlyIsServed() {
-        long charged = 30_000 + EXPOSURE - 40_000;
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000), held(500_000, 2, 400_000, 40_000, 30_000),
-                        settled(2, charged - 30_000, charged - 30_000, charged))
-                .when(paying(600_000, 3, 40_000))
-                .expectSuccessfulHandlerExecution();
-    }
-
-    @Test
-    void aClaimAboveTheUnprovenCloseVoidsItAndLiftsTheBound() {
-        long charged = 30_000 + EXPOSURE - 40_000;
-        fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000), held(500_000, 2, 400_000, 40_000, 30_000),
-                        settled(2, charged - 30_000, charged - 30_000, charged),
-                        new ChannelClaimed(CHANNEL, PROVIDER, units(30_001), units(0), units(30_001),
-                                new ChainRef(101, OPEN_REF.blockHash(), OPEN_REF.txHash(), 1)))
-                .when(paying(600_000, 3, 400_000))
-                .expectSuccessfulHandlerExecution();
-    }
-
-    @Test
-    void aClaimAtTheUnprovenCloseAmountLeavesItStanding() {
-        long charged = 30_000 + EXPOSURE - 40_000;
-        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000), held(500_000, 2, 400_000, 40_000, 30_000),
-                        settled(2, charged - 30_000, charged - 30_000, charged),
-                        new ChannelClaimed(CHANNEL, PROVIDER, units(30_000), units(0), units(30_000),
-                                new ChainRef(101, OPEN_REF.blockHash(), OPEN_REF.txHash(), 1))),
-                paying(600_000, 3, 40_001), VoucherRejection.CLAIM_PENDING);
-    }
-
-    @Test
-    void theConsumersOwnCloseStopsPaymentsAfterAnUnprovenOne() {
-        rejects(fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000),
-                        unprovenClose(30_000), new CloseAuthorized(CHANNEL, units(30_000), SIG, true)),
-                paying(200_000, 2, 40_000), VoucherRejection.CHANNEL_CLOSING);
-    }
-
-    @Test
-    void theUnprovenCloseFloorIsTheLowestAuthorizationNotBelowTheClaimedTotal() {
-        ChainRef claimRef = new ChainRef(101, OPEN_REF.blockHash(), OPEN_REF.txHash(), 1);
-        assertThat(UnprovenCloses.of(List.of(opened(), unprovenClose(30_000), unprovenClose(50_000))).floor())
-                .isEqualTo(units(30_000));
-        assertThat(UnprovenCloses.of(List.of(opened(), unprovenClose(30_000), unprovenClose(50_000),
-                new ChannelClaimed(CHANNEL, PROVIDER, units(40_000), units(0), units(40_000), claimRef))).floor())
-                .isEqualTo(units(50_000));
-        assertThat(UnprovenCloses.of(List.of(opened(), new CloseAuthorized(CHANNEL, units(30_000), SIG))).floor())
-                .isNull();
-    }
-
     @Test
     void settlingChargesTheCostAndReleasesTheHold() {
         fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
@@ -273,7 +190,7 @@ class ChannelMeteringTest {
     @Test
     void closeAuthorizationBelowTheChargedTotalIsRefused() {
         fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
-                .when(new AuthorizeClose(CHANNEL, units(29_999), SIG, NOW + 10, true))
+                .when(new AuthorizeClose(CHANNEL, units(29_999), SIG, NOW + 10, true, 0))
                 .expectException(CloseAuthorizationRejectedException.class)
                 .expectNoEvents();
     }
@@ -281,7 +198,7 @@ class ChannelMeteringTest {
     @Test
     void closeAuthorizationWaitsForRunningRequests() {
         fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
-                .when(new AuthorizeClose(CHANNEL, units(0), SIG, NOW + 10, true))
+                .when(new AuthorizeClose(CHANNEL, units(0), SIG, NOW + 10, true, 0))
                 .expectException(CloseAuthorizationRejectedException.class)
                 .expectNoEvents();
     }
@@ -289,14 +206,14 @@ class ChannelMeteringTest {
     @Test
     void closeAuthorizationAtTheChargedTotalIsRecordedOnceTheRequestsAreSettled() {
         fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0), settled(1, 30_000, 30_000, 30_000))
-                .when(new AuthorizeClose(CHANNEL, units(30_000), SIG, NOW + 10, true))
+                .when(new AuthorizeClose(CHANNEL, units(30_000), SIG, NOW + 10, true, 0))
                 .expectEvents(new CloseAuthorized(CHANNEL, units(30_000), SIG));
     }
 
     @Test
     void closeAuthorizationIsNotBlockedByAHoldPastItsTime() {
         fixture.given(opened(), held(100_000, 1, 100_000, 40_000, 0))
-                .when(new AuthorizeClose(CHANNEL, units(0), SIG, HOLD_UNTIL, true))
+                .when(new AuthorizeClose(CHANNEL, units(0), SIG, HOLD_UNTIL, true, 0))
                 .expectEvents(new CloseAuthorized(CHANNEL, units(0), SIG));
     }
 

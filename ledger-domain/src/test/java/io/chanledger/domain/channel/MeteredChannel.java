@@ -15,7 +15,6 @@ final class MeteredChannel {
     static final long HOLD_UNTIL = NOW + 600;
     static final ChainRef OPEN_REF = new ChainRef(100, "0x" + "0".repeat(63) + "1", "0x" + "0".repeat(63) + "2", 0);
     static final String SIG = "0x" + "ab".repeat(65);
-    static final long EXPOSURE = MeteredRequest.DEFAULT_CLOSE_EXPOSURE.longValueExact();
 
     private MeteredChannel() {
     }

@@ -146,7 +146,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     @Test
     void everythingElseCommittedAloneWaitsForTheDisk() throws Exception {
         List<Object> commands = List.of(admission(1, null), settlement(),
-                new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0, BigInteger.ZERO));
+                new RaiseHold(CHANNEL, BigInteger.ONE, BigInteger.TEN, 0));
         for (Object command : commands) {
             assertThat(settingOf(command)).as("%s", command).isEqualTo("on");
         }
@@ -234,7 +234,7 @@ class HoldCommitFlushTest extends LedgerIntegrationTest {
     }
 
     private static SettleRequest settlement() {
-        return new SettleRequest(CHANNEL, BigInteger.ONE, BigInteger.ONE, 0, BigInteger.ZERO);
+        return new SettleRequest(CHANNEL, BigInteger.ONE, BigInteger.ONE, 0);
     }
 
     /** Commits {@code command} in a batch of its own; the setting its transaction had. */
