@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.wallet.WalletAuthenticator;
 import io.chanledger.domain.eip712.Hex;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -41,8 +43,14 @@ class CloseChannelController {
         this.json = json;
     }
 
-    @PostMapping(path = "/v1/close-channel", consumes = {MediaType.APPLICATION_JSON_VALUE, "application/*+json"},
+    /** The body's shape, for the API's description: the endpoint reads the bytes, which a signature covers. */
+    record CloseRequest(String channelId) {
+    }
+
+    @PostMapping(path = "/v1/close-channel", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = CloseRequest.class)))
     CloseAuthorizationResponse close(@RequestBody(required = false) byte[] bytes, HttpServletRequest request) {
         byte[] sent = bytes == null ? new byte[0] : bytes;
         JsonNode body = parse(sent);

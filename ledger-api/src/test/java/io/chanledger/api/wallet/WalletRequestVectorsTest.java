@@ -9,8 +9,11 @@ import io.chanledger.domain.eip712.Hex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -49,5 +52,12 @@ class WalletRequestVectorsTest {
         assertThat(message.text()).isEqualTo(vector.path("text").asText());
         assertThat(wallet.address()).isEqualTo(vector.path("address").asText().toLowerCase());
         assertThat(Hex.encode(wallet.sign(message.digest()))).isEqualTo(vector.path("signature").asText());
+    }
+
+    @Test
+    void theApiDocsShowTheTextOfACaseExactly() throws IOException {
+        String api = Files.readString(Path.of("..", "docs", "api.md"), StandardCharsets.UTF_8);
+
+        assertThat(api).contains("```\n" + VECTORS.path("cases").path(1).path("text").asText() + "\n```");
     }
 }
