@@ -14,8 +14,8 @@
 // (default "2"), CHAN_EXPECT_PROVIDERS (how many providers must be listed, default 1).
 
 import {
-  createPublicClient, createWalletClient, decodeEventLog, domainSeparator, getAddress, http, parseAbi,
-  recoverTypedDataAddress,
+  createPublicClient, createWalletClient, decodeEventLog, domainSeparator, getAddress, http, keccak256, parseAbi,
+  recoverTypedDataAddress, toBytes,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
@@ -69,15 +69,19 @@ async function getJson(url, init) {
 }
 
 // A request signed by a wallet (docs/api.md, "Wallet-signed requests"): EIP-191 over the request's
-// method, path and query as sent, the wallet, the deployment's chain and channel contract, and the
-// time, and a nonce of the request's own (signatures are deterministic and each is accepted once, so
-// without it two identical requests within one second would be one signature, the second a replay).
-// The ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
-async function walletSignedHeaders(account, method, url, chainId, channelContract) {
+// method, path and query as sent, the party it is sent to (a provider's wallet, lowercase, which
+// the agent knows from the listing and the channel on-chain, not from the provider's word), the
+// keccak256 of the body exactly as sent, the wallet, the deployment's chain and channel contract,
+// the time, and a nonce of the request's own (signatures are deterministic and each is accepted
+// once, so without it two identical requests within one second would be one signature, the second
+// a replay). So the party that receives it cannot spend it at another, nor with another body. The
+// ledger shows a channel's off-chain figures (vouchers, charges) only to its parties.
+async function walletSignedHeaders(account, method, url, audience, body, chainId, channelContract) {
   const { pathname, search } = new URL(url);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = randomBytes(16).toString('hex');
-  const message = ['Chan API request', `method: ${method}`, `path: ${pathname}${search}`, `address: ${account.address}`,
+  const message = ['Chan API request', `method: ${method}`, `path: ${pathname}${search}`,
+    `audience: ${audience.toLowerCase()}`, `bodyHash: ${keccak256(toBytes(body))}`, `address: ${account.address}`,
     `chainId: ${chainId}`, `contract: ${channelContract.toLowerCase()}`, `timestamp: ${timestamp}`,
     `nonce: ${nonce}`].join('\n');
   return {
@@ -261,9 +265,17 @@ async function walkProvider(provider, { agent, domain, channelAddress, usdcAddre
       `voucher ${authorised}, cost ${cost}, total ${total}, remaining ${remaining}; answer: ${answer.slice(0, 60)}…`);
   }
 
-  step(`6. ask ${provider.name} for the close authorization and close cooperatively`);
-  const close = await getJson(`${provider.apiUrl}/v1/close-channel`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channelId }),
+  step(`6. ask ${provider.name} for the close authorization, signed by the agent, and close cooperatively`);
+  // signed, the channel pays for nothing more at once; the signature is good at this provider only
+  const closeUrl = `${provider.apiUrl}/v1/close-channel`;
+  const closeBody = JSON.stringify({ channelId });
+  const close = await getJson(closeUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...await walletSignedHeaders(agent, 'POST', closeUrl, providerAddress, closeBody, domain.chainId, channelAddress),
+    },
+    body: closeBody,
   });
   expect(close.status === 200, `close-channel answered ${close.status}: ${JSON.stringify(close.body)}`);
   const finalAmount = BigInt(close.body.finalAmount);
@@ -305,7 +317,7 @@ async function walkProvider(provider, { agent, domain, channelAddress, usdcAddre
   // consumer only: the agent signs the request
   const historyUrl = `${provider.apiUrl}/api/channels/${channelId}/events`;
   const historyReply = await getJson(historyUrl,
-    { headers: await walletSignedHeaders(agent, 'GET', historyUrl, domain.chainId, channelAddress) });
+    { headers: await walletSignedHeaders(agent, 'GET', historyUrl, providerAddress, '', domain.chainId, channelAddress) });
   expect(historyReply.status === 200, `the history answered ${historyReply.status}: ${JSON.stringify(historyReply.body)}`);
   const history = historyReply.body;
   for (const event of history) {

@@ -1,22 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { requestMessage, requestNonce } from './wallet';
+import { privateKeyToAccount } from 'viem/accounts';
+import vectors from '../../ledger-api/src/test/resources/vectors/wallet-request.json';
+import { bodyHash, requestMessage, requestNonce } from './wallet';
 
-// The texts of docs/api.md, "Wallet-signed requests", which the service rebuilds byte for byte.
+// The known answers the service's own test checks too (WalletRequestVectorsTest): the text of
+// docs/api.md, "Wallet-signed requests", which the service rebuilds byte for byte.
 describe('wallet-signed requests', () => {
-  const address = '0xAbC0000000000000000000000000000000000001';
-  const contract = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+  const wallet = privateKeyToAccount(vectors.privateKey as `0x${string}`);
 
-  it('signs the nonce as a last line', () => {
-    expect(requestMessage('GET', '/api/channels?limit=5', address, 137, contract, '1795345200', 'a1b2c3d4e5f60718'))
-      .toBe(['Chan API request', 'method: GET', 'path: /api/channels?limit=5', `address: ${address}`,
-        'chainId: 137', 'contract: 0x5fbdb2315678afecb367f032d93f642f64180aa3', 'timestamp: 1795345200',
-        'nonce: a1b2c3d4e5f60718'].join('\n'));
-  });
+  for (const vector of vectors.cases) {
+    it(`signs ${vector.name} as the shared table says`, async () => {
+      const text = requestMessage({
+        method: vector.method, pathAndQuery: vector.path, audience: vector.audience, body: vector.body,
+        address: vector.address, chainId: vector.chainId, contract: vector.contract, timestamp: vector.timestamp,
+        nonce: vector.nonce,
+      });
+      expect(bodyHash(vector.body)).toBe(vector.bodyHash);
+      expect(text).toBe(vector.text);
+      expect(await wallet.signMessage({ message: text })).toBe(vector.signature);
+    });
+  }
 
-  it('keeps the message without a nonce as it was', () => {
-    expect(requestMessage('GET', '/api/channels', address, 137, contract, '1795345200'))
-      .toBe(['Chan API request', 'method: GET', 'path: /api/channels', `address: ${address}`,
-        'chainId: 137', 'contract: 0x5fbdb2315678afecb367f032d93f642f64180aa3', 'timestamp: 1795345200'].join('\n'));
+  it('names the audience and the body right after the path', () => {
+    const lines = requestMessage({
+      method: 'POST', pathAndQuery: '/v1/close-channel', audience: 'https://market.example', body: '{}',
+      address: wallet.address, chainId: 137, contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      timestamp: '1795345200', nonce: 'a1b2c3d4e5f60718',
+    }).split('\n');
+    expect(lines.slice(0, 5)).toEqual(['Chan API request', 'method: POST', 'path: /v1/close-channel',
+      'audience: https://market.example', `bodyHash: ${bodyHash('{}')}`]);
+    expect(lines[7]).toBe('contract: 0x5fbdb2315678afecb367f032d93f642f64180aa3');
   });
 
   it('draws a new nonce the service accepts for every request', () => {

@@ -1,6 +1,7 @@
 // The browser wallet (EIP-1193 `window.ethereum`: MetaMask, Rabby, …) through viem: connect, and
 // personal_sign (EIP-191) of the registration message and of wallet-signed API requests.
-import { createWalletClient, custom, getAddress, type Address, type EIP1193Provider } from 'viem';
+import { createWalletClient, custom, getAddress, keccak256, toBytes, type Address, type EIP1193Provider } from 'viem';
+import { getJson } from './api';
 import { useEffect, useState } from 'preact/hooks';
 
 declare global {
@@ -39,16 +40,36 @@ export async function personalSign(address: Address, message: string): Promise<`
   return walletClient().signMessage({ account: address, message });
 }
 
+/** What a wallet-signed request's text is made of (docs/api.md, "Wallet-signed requests"). */
+export interface SignedRequest {
+  method: string;
+  /** The path and query exactly as sent. */
+  pathAndQuery: string;
+  /** The party the request goes to: a provider's wallet, lowercase, or the marketplace's URL. */
+  audience: string;
+  /** The body exactly as sent; '' for none. */
+  body: string;
+  address: string;
+  chainId: number;
+  contract: string;
+  timestamp: string;
+  nonce: string;
+}
+
+/** 0x + keccak256 of the body's UTF-8 bytes: the `bodyHash` line. */
+export function bodyHash(body: string): `0x${string}` {
+  return keccak256(toBytes(body));
+}
+
 /**
- * The text a wallet signs for a request (docs/api.md, "Wallet-signed requests"); the `nonce` line
- * only when the request sends X-CHAN-Auth-Nonce.
+ * The text a wallet signs for a request, byte for byte as the service rebuilds it: it names the
+ * party it is for and the body's hash, so no other party and no other body can use it.
  */
-export function requestMessage(method: string, pathAndQuery: string, address: string, chainId: number,
-  contract: string, timestamp: string, nonce?: string): string {
-  const lines = ['Chan API request', `method: ${method}`, `path: ${pathAndQuery}`, `address: ${address}`,
-    `chainId: ${chainId}`, `contract: ${contract.toLowerCase()}`, `timestamp: ${timestamp}`];
-  if (nonce !== undefined) lines.push(`nonce: ${nonce}`);
-  return lines.join('\n');
+export function requestMessage(request: SignedRequest): string {
+  return ['Chan API request', `method: ${request.method}`, `path: ${request.pathAndQuery}`,
+    `audience: ${request.audience}`, `bodyHash: ${bodyHash(request.body)}`, `address: ${request.address}`,
+    `chainId: ${request.chainId}`, `contract: ${request.contract.toLowerCase()}`, `timestamp: ${request.timestamp}`,
+    `nonce: ${request.nonce}`].join('\n');
 }
 
 /** 32 hex digits from the browser's random source: a fresh X-CHAN-Auth-Nonce. */
@@ -57,17 +78,29 @@ export function requestNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+let audience: Promise<string> | null = null;
+
 /**
- * X-CHAN-Auth-* headers for one request. Each signature is accepted once and wallets sign
- * deterministically, so every request signs a nonce of its own: two identical requests within the
- * same second are then two signatures, not a replay.
+ * The audience this server expects, from the server that served this page: the page trusts it as
+ * much as its own code. Every request of these pages goes to that server.
+ */
+export function serverAudience(): Promise<string> {
+  audience ??= getJson<{ audience: string }>('/api/chan/audience').then((answer) => answer.audience);
+  return audience;
+}
+
+/**
+ * X-CHAN-Auth-* headers for one request to this page's server. Each signature is accepted once and
+ * wallets sign deterministically, so every request signs a nonce of its own: two identical
+ * requests within the same second are then two signatures, not a replay.
  */
 export async function walletSignedHeaders(address: Address, method: string, pathAndQuery: string,
-  chainId: number, contract: string): Promise<Record<string, string>> {
+  chainId: number, contract: string, body = ''): Promise<Record<string, string>> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = requestNonce();
-  const signature = await personalSign(address,
-    requestMessage(method, pathAndQuery, address, chainId, contract, timestamp, nonce));
+  const signature = await personalSign(address, requestMessage({
+    method, pathAndQuery, audience: await serverAudience(), body, address, chainId, contract, timestamp, nonce,
+  }));
   return {
     'X-CHAN-Auth-Address': address,
     'X-CHAN-Auth-Timestamp': timestamp,

@@ -3,6 +3,7 @@ package io.chanledger.api.gateway;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.channels.command.ChannelCommits;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.wallet.WalletAudience;
 import io.chanledger.api.watchtower.CloseWatch;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -13,6 +14,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.context.event.EventListener;
 
 /**
@@ -31,6 +33,13 @@ class GatewayConfiguration {
         ProviderIdentity identity = ProviderIdentity.load(properties);
         log.info("provider gateway '{}' serving as {}", properties.name(), identity.checksumAddress());
         return identity;
+    }
+
+    /** Wallet-signed requests to this server name the provider: also in a process that is the marketplace too. */
+    @Bean
+    @Primary
+    WalletAudience providerAudience(ProviderIdentity identity) {
+        return new WalletAudience.Provider(identity.address());
     }
 
     @Bean

@@ -52,7 +52,7 @@ public final class HotPathJson<T> {
 
     /**
      * The request's body as it was sent (empty when it has none), for a handler on the payment path
-     * that parses it itself: read as {@code @RequestBody byte[]} was, with its failures (the size
+     * that parses it itself (and for a wallet signature's check, which hashes it): read as {@code @RequestBody byte[]} was, with its failures (the size
      * limit's among them) thrown as the converters threw them, but without copying every request
      * header into Spring's headers first, which a paid request's long voucher header made costly.
      */

@@ -1,6 +1,7 @@
 package io.chanledger.api.marketplace;
 
 import io.chanledger.api.config.LedgerProperties;
+import io.chanledger.api.wallet.WalletAudience;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.provider.ProviderAggregateDefinition;
 import io.chanledger.projections.marketplace.CatalogReader;
@@ -63,5 +64,11 @@ class MarketplaceConfiguration {
                                         MarketplaceProperties properties) {
         return new ValidatorRegistry(catalog::current, mapper, clock, properties.registryCache(), properties.subnet(),
                 properties.providerProtocol());
+    }
+
+    /** Wallet-signed requests to the marketplace name it by its public URL (a provider's gateway, if any, wins). */
+    @Bean
+    WalletAudience marketplaceAudience(MarketplaceProperties properties) {
+        return new WalletAudience.Marketplace(properties.url(""));
     }
 }

@@ -8,7 +8,11 @@ import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.marketplace.MarketplaceProperties;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;
+import io.chanledger.api.support.TestKeys;
+import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.chain.ingest.ChainListener;
+import io.chanledger.domain.eip712.DigestSigner;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -38,6 +42,24 @@ class MarketplaceRoleTest {
     @AfterAll
     static void stop() {
         context.close();
+    }
+
+    @Test
+    void aWalletSignatureToItNamesItsUrlAndNoProvider() {
+        String url = context.getBean(MarketplaceProperties.class).url("");
+        DigestSigner consumer = TestKeys.wallet("marketplace-role-consumer");
+        String path = "/api/channels?consumer=" + consumer.address();
+        long now = Instant.now().getEpochSecond();
+
+        Http.Reply audience = Http.get(base + "/api/chan/audience");
+        Http.Reply forIt = Http.send(WalletSigning.signedGet(base, url, path, consumer, now));
+        Http.Reply forAProvider = Http.send(WalletSigning.signedGet(base, WalletSigning.PROVIDER, path, consumer, now));
+
+        assertThat(audience.json().path("audience").asText()).isEqualTo(url);
+        assertThat(forIt.status()).as(forIt.body()).isEqualTo(200);
+        assertThat(forAProvider.status()).as(forAProvider.body()).isEqualTo(401);
+        assertThat(forAProvider.json().path("code").asText()).isEqualTo("wallet_auth_wrong_signer");
+        assertThat(forAProvider.json().path("audience").asText()).isEqualTo(url);
     }
 
     @Test

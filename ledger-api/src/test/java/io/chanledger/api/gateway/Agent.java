@@ -50,6 +50,11 @@ public final class Agent {
         }
     }
 
+    /** This agent's wallet as a client of the provider at {@code otherBaseUrl}, with a channel of its own there to open. */
+    public Agent at(String otherBaseUrl) {
+        return new Agent(wallet, devnet, otherBaseUrl);
+    }
+
     /** The agent's wallet as a signer of API requests ({@code X-CHAN-Auth-*}). */
     DigestSigner signer() {
         return new DigestSigner(Numeric.toBytesPadded(wallet.getEcKeyPair().getPrivateKey(), 32));

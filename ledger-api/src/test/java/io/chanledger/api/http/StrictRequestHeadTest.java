@@ -102,9 +102,11 @@ class StrictRequestHeadTest extends LedgerIntegrationTest {
         DigestSigner provider = TestKeys.wallet("strict-head-" + UUID.randomUUID());
         String path = "/api/providers/" + provider.address() + "/claimable";
         long now = Instant.now().getEpochSecond();
-        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now);
+        String nonce = WalletSigning.nonce();
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, nonce);
         String head = "GET " + path + " HTTP/1.1\r\nX-CHAN-Auth-Address: " + provider.address()
-                + "\r\nX-CHAN-Auth-Timestamp: " + now + "\r\nX-CHAN-Auth-Signature: " + signature;
+                + "\r\nX-CHAN-Auth-Timestamp: " + now + "\r\nX-CHAN-Auth-Nonce: " + nonce
+                + "\r\nX-CHAN-Auth-Signature: " + signature;
 
         RawHttp.Reply twice = quietly(() -> RawHttp.exchange(port, head + "\r\nX-CHAN-Auth-Signature: 0x00", ""));
         RawHttp.Reply addressTwice = quietly(() -> RawHttp.exchange(port,
@@ -136,9 +138,11 @@ class StrictRequestHeadTest extends LedgerIntegrationTest {
         DigestSigner provider = TestKeys.wallet("strict-head-" + UUID.randomUUID());
         String path = "/api/providers/" + provider.address() + "/claimable";
         long now = Instant.now().getEpochSecond();
-        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now);
+        String nonce = WalletSigning.nonce();
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, nonce);
         String address = "GET " + path + " HTTP/1.1\r\nX-CHAN-Auth-Address: " + provider.address();
-        String rest = "\r\nX-CHAN-Auth-Timestamp: " + now + "\r\nX-CHAN-Auth-Signature: " + signature;
+        String rest = "\r\nX-CHAN-Auth-Timestamp: " + now + "\r\nX-CHAN-Auth-Nonce: " + nonce
+                + "\r\nX-CHAN-Auth-Signature: " + signature;
 
         RawHttp.Reply padded = quietly(() -> RawHttp.exchange(port, address + " " + rest, ""));
 

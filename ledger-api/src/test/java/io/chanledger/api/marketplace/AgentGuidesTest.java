@@ -68,6 +68,19 @@ class AgentGuidesTest {
     }
 
     @Test
+    void theSignedCloseIsTheTextTheServiceChecks() {
+        String skill = guides("https://market.example", CONTRACT_A).skillMd();
+        String block = skill.substring(skill.indexOf("     Chan API request"), skill.indexOf("     ```", skill.indexOf("     Chan API request")));
+        List<String> names = block.lines().map(String::strip).filter(line -> !line.isEmpty())
+                .map(line -> line.contains(":") ? line.substring(0, line.indexOf(':')) : line).toList();
+
+        // the lines of WalletRequestMessage, in its order
+        assertThat(names).containsExactly("Chan API request", "method", "path", "audience", "bodyHash", "address",
+                "chainId", "contract", "timestamp", "nonce");
+        assertThat(skill).contains("X-CHAN-Auth-Nonce");
+    }
+
+    @Test
     void llmsTxtFollowsTheConventionAndListsTheFiveSteps() {
         String text = guides("https://market.example", CONTRACT_A).llmsTxt();
 

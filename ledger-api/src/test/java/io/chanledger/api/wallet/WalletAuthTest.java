@@ -42,13 +42,16 @@ class WalletAuthTest extends LedgerIntegrationTest {
         return Instant.now().getEpochSecond();
     }
 
-    private Http.Reply get(String address, String timestamp, String signature) {
+    private Http.Reply get(String address, String timestamp, String nonce, String signature) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path)).GET();
         if (address != null) {
             request.header(WalletAuthenticator.ADDRESS_HEADER, address);
         }
         if (timestamp != null) {
             request.header(WalletAuthenticator.TIMESTAMP_HEADER, timestamp);
+        }
+        if (nonce != null) {
+            request.header(WalletAuthenticator.NONCE_HEADER, nonce);
         }
         if (signature != null) {
             request.header(WalletAuthenticator.SIGNATURE_HEADER, signature);
@@ -57,11 +60,13 @@ class WalletAuthTest extends LedgerIntegrationTest {
     }
 
     private Http.Reply getWithNonce(String timestamp, String nonce, String signature) {
-        return Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).GET()
-                .header(WalletAuthenticator.ADDRESS_HEADER, provider.address())
-                .header(WalletAuthenticator.TIMESTAMP_HEADER, timestamp)
-                .header(WalletAuthenticator.NONCE_HEADER, nonce)
-                .header(WalletAuthenticator.SIGNATURE_HEADER, signature));
+        return get(provider.address(), timestamp, nonce, signature);
+    }
+
+    /** The message of a GET of this test's path, without a body, by the provider's wallet. */
+    private WalletRequestMessage message(String audience, long timestamp, String nonce) {
+        return new WalletRequestMessage("GET", path, audience, WalletRequestMessage.bodyHash(new byte[0]),
+                provider.address(), WalletSigning.CHAIN_ID, WalletSigning.CONTRACT, Long.toString(timestamp), nonce);
     }
 
     private int signaturesRecordedFor(DigestSigner wallet) {
@@ -70,8 +75,9 @@ class WalletAuthTest extends LedgerIntegrationTest {
     }
 
     private Http.Reply signedAt(long timestamp) {
-        return get(provider.address(), Long.toString(timestamp),
-                WalletSigning.sign(provider, "GET", path, provider.address(), timestamp));
+        String nonce = WalletSigning.nonce();
+        return getWithNonce(Long.toString(timestamp), nonce,
+                WalletSigning.sign(provider, "GET", path, provider.address(), timestamp, nonce));
     }
 
     private static void assertRefused(Http.Reply reply, int status, String code) {
@@ -93,7 +99,8 @@ class WalletAuthTest extends LedgerIntegrationTest {
         String checksummed = Hex.toChecksumAddress(provider.address());
         long now = now();
 
-        Http.Reply reply = get(checksummed, Long.toString(now), WalletSigning.sign(provider, "GET", path, checksummed, now));
+        Http.Reply reply = get(checksummed, Long.toString(now), "nonce-checksum-1",
+                WalletSigning.sign(provider, "GET", path, checksummed, now, "nonce-checksum-1"));
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     }
@@ -111,20 +118,21 @@ class WalletAuthTest extends LedgerIntegrationTest {
     @Test
     void aReplayedSignatureIsRefused() {
         long now = now();
-        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now);
-        assertThat(get(provider.address(), Long.toString(now), signature).status()).isEqualTo(200);
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-replay-001");
+        assertThat(getWithNonce(Long.toString(now), "nonce-replay-001", signature).status()).isEqualTo(200);
 
-        assertRefused(get(provider.address(), Long.toString(now), signature), 401, "wallet_auth_replayed");
+        assertRefused(getWithNonce(Long.toString(now), "nonce-replay-001", signature), 401, "wallet_auth_replayed");
     }
 
     @Test
     void theOtherSpellingOfVIsTheSameSignatureAndIsRefusedAsAReplay() {
         long now = now();
-        byte[] signature = Hex.decode(WalletSigning.sign(provider, "GET", path, provider.address(), now));
-        assertThat(get(provider.address(), Long.toString(now), Hex.encode(signature)).status()).isEqualTo(200);
+        byte[] signature = Hex.decode(WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-v-spell-1"));
+        assertThat(getWithNonce(Long.toString(now), "nonce-v-spell-1", Hex.encode(signature)).status()).isEqualTo(200);
         signature[64] -= 27;
 
-        assertRefused(get(provider.address(), Long.toString(now), Hex.encode(signature)), 401, "wallet_auth_replayed");
+        assertRefused(getWithNonce(Long.toString(now), "nonce-v-spell-1", Hex.encode(signature)), 401,
+                "wallet_auth_replayed");
     }
 
     @Test
@@ -154,17 +162,64 @@ class WalletAuthTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void theNonceIsPartOfWhatIsSigned() {
+    void theNonceIsPartOfWhatIsSignedAndRequired() {
         long now = now();
         String withNonce = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-signed-001");
-        String withoutNonce = WalletSigning.sign(provider, "GET", path, provider.address(), now);
 
-        // another nonce, or none, than the one signed; a nonce beside a signature of the message without one
+        Http.Reply withoutNonce = get(provider.address(), Long.toString(now), null, withNonce);
+
         assertRefused(getWithNonce(Long.toString(now), "nonce-other-0001", withNonce), 401, "wallet_auth_wrong_signer");
-        assertRefused(get(provider.address(), Long.toString(now), withNonce), 401, "wallet_auth_wrong_signer");
-        assertRefused(getWithNonce(Long.toString(now), "nonce-signed-001", withoutNonce), 401,
-                "wallet_auth_wrong_signer");
+        assertRefused(withoutNonce, 401, "wallet_auth_required");
+        assertThat(withoutNonce.json().path("header").asText()).isEqualTo(WalletAuthenticator.NONCE_HEADER);
         assertThat(signaturesRecordedFor(provider)).isZero();
+    }
+
+    @Test
+    void aSignatureForAnotherPartyIsRefusedNamingThisServersAudience() {
+        long now = now();
+        String elsewhere = TestKeys.wallet("wallet-auth-other-provider").address();
+        for (String audience : new String[]{elsewhere, "http://localhost:8080", "marketplace",
+                WalletSigning.PROVIDER.toUpperCase(Locale.ROOT).replace("0X", "0x")}) {
+            Http.Reply reply = getWithNonce(Long.toString(now), "nonce-audience-1",
+                    WalletSigning.sign(provider, message(audience, now, "nonce-audience-1")));
+
+            assertRefused(reply, 401, "wallet_auth_wrong_signer");
+            assertThat(reply.json().path("audience").asText()).isEqualTo(WalletSigning.PROVIDER);
+            assertThat(reply.json().path("detail").asText()).contains("audience " + WalletSigning.PROVIDER);
+        }
+        assertThat(getWithNonce(Long.toString(now), "nonce-audience-1",
+                WalletSigning.sign(provider, message(WalletSigning.PROVIDER, now, "nonce-audience-1"))).status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void theTextWithoutTheAudienceAndBodyLinesIsRefused() {
+        long now = now();
+        String old = WalletRequestMessage.TITLE + "\nmethod: GET\npath: " + path + "\naddress: " + provider.address()
+                + "\nchainId: " + WalletSigning.CHAIN_ID + "\ncontract: " + WalletSigning.CONTRACT + "\ntimestamp: " + now
+                + "\nnonce: nonce-old-text-1";
+        String signature = Hex.encode(provider.sign(org.web3j.crypto.Sign.getEthereumMessageHash(
+                old.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+
+        assertRefused(getWithNonce(Long.toString(now), "nonce-old-text-1", signature), 401, "wallet_auth_wrong_signer");
+        assertThat(signaturesRecordedFor(provider)).isZero();
+    }
+
+    @Test
+    void aBodySentWithAGetIsPartOfWhatIsSigned() {
+        long now = now();
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-get-body-1");
+
+        Http.Reply reply = Http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .method("GET", HttpRequest.BodyPublishers.ofString("{\"limit\":1}"))
+                .header(WalletAuthenticator.ADDRESS_HEADER, provider.address())
+                .header(WalletAuthenticator.TIMESTAMP_HEADER, Long.toString(now))
+                .header(WalletAuthenticator.NONCE_HEADER, "nonce-get-body-1")
+                .header(WalletAuthenticator.SIGNATURE_HEADER, signature));
+
+        assertRefused(reply, 401, "wallet_auth_wrong_signer");
+        assertThat(reply.json().path("bodyHash").asText())
+                .isEqualTo(WalletRequestMessage.bodyHash("{\"limit\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -184,8 +239,8 @@ class WalletAuthTest extends LedgerIntegrationTest {
         DigestSigner stranger = TestKeys.wallet("wallet-auth-stranger");
         long now = now();
 
-        Http.Reply reply = get(provider.address(), Long.toString(now),
-                WalletSigning.sign(stranger, "GET", path, provider.address(), now));
+        Http.Reply reply = getWithNonce(Long.toString(now), "nonce-stranger-1",
+                WalletSigning.sign(stranger, "GET", path, provider.address(), now, "nonce-stranger-1"));
 
         assertRefused(reply, 401, "wallet_auth_wrong_signer");
     }
@@ -194,8 +249,8 @@ class WalletAuthTest extends LedgerIntegrationTest {
     void aSignatureOverAnotherPathIsRefused() {
         long now = now();
 
-        Http.Reply reply = get(provider.address(), Long.toString(now),
-                WalletSigning.sign(provider, "GET", path + "?limit=1", provider.address(), now));
+        Http.Reply reply = getWithNonce(Long.toString(now), "nonce-path-0001",
+                WalletSigning.sign(provider, "GET", path + "?limit=1", provider.address(), now, "nonce-path-0001"));
 
         assertRefused(reply, 401, "wallet_auth_wrong_signer");
     }
@@ -203,14 +258,14 @@ class WalletAuthTest extends LedgerIntegrationTest {
     @Test
     void theHighSTwinOfAValidSignatureIsRefused() {
         long now = now();
-        byte[] signature = Hex.decode(WalletSigning.sign(provider, "GET", path, provider.address(), now));
+        byte[] signature = Hex.decode(WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-high-s-1"));
         BigInteger s = new BigInteger(1, java.util.Arrays.copyOfRange(signature, 32, 64));
         assertThat(s).isLessThanOrEqualTo(HALF_N);
         byte[] highS = N.subtract(s).toByteArray();
         System.arraycopy(highS, highS.length - 32, signature, 32, 32);
         signature[64] = (byte) (signature[64] == 27 ? 28 : 27);
 
-        assertRefused(get(provider.address(), Long.toString(now), Hex.encode(signature)), 401,
+        assertRefused(getWithNonce(Long.toString(now), "nonce-high-s-1", Hex.encode(signature)), 401,
                 "wallet_auth_invalid_signature");
     }
 
@@ -218,8 +273,8 @@ class WalletAuthTest extends LedgerIntegrationTest {
     void aMissingHeaderIsNamed() {
         long now = now();
 
-        Http.Reply withoutSignature = get(provider.address(), Long.toString(now), null);
-        Http.Reply withoutAnything = get(null, null, null);
+        Http.Reply withoutSignature = get(provider.address(), Long.toString(now), "nonce-missing-1", null);
+        Http.Reply withoutAnything = get(null, null, null, null);
 
         assertRefused(withoutSignature, 401, "wallet_auth_required");
         assertThat(withoutSignature.json().path("header").asText()).isEqualTo(WalletAuthenticator.SIGNATURE_HEADER);
@@ -229,10 +284,11 @@ class WalletAuthTest extends LedgerIntegrationTest {
     @Test
     void malformedHeadersAreRefused() {
         long now = now();
-        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now);
+        String signature = WalletSigning.sign(provider, "GET", path, provider.address(), now, "nonce-malformed");
 
-        assertRefused(get("0x1234", Long.toString(now), signature), 401, "wallet_auth_invalid");
-        assertRefused(get(provider.address(), "yesterday", signature), 401, "wallet_auth_invalid");
-        assertRefused(get(provider.address(), Long.toString(now), "0xzz"), 401, "wallet_auth_invalid");
+        assertRefused(get("0x1234", Long.toString(now), "nonce-malformed", signature), 401, "wallet_auth_invalid");
+        assertRefused(get(provider.address(), "yesterday", "nonce-malformed", signature), 401, "wallet_auth_invalid");
+        assertRefused(get(provider.address(), Long.toString(now), "nonce-malformed", "0xzz"), 401,
+                "wallet_auth_invalid");
     }
 }

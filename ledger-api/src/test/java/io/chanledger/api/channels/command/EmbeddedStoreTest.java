@@ -11,6 +11,7 @@ import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.TestKeys;
+import io.chanledger.api.wallet.WalletAudience;
 import io.chanledger.api.wallet.WalletSigning;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.projections.rebuild.ReadModelProgress;
@@ -54,7 +55,9 @@ class EmbeddedStoreTest {
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             // read as the consumer: the voucher is an off-chain figure, and this profile has no admin token
-            Http.Reply read = Http.send(WalletSigning.signedGet(base, "/api/channels/" + channelId, consumer,
+            // this process runs no gateway: it is the marketplace, named by its URL
+            String audience = app.getBean(WalletAudience.class).name();
+            Http.Reply read = Http.send(WalletSigning.signedGet(base, audience, "/api/channels/" + channelId, consumer,
                     Instant.now().getEpochSecond()));
             assertThat(read.json().path("highestVoucher").path("amount").asText()).as(read.body()).isEqualTo("42");
             assertThat(Http.get(base + "/actuator/health").json().path("status").asText()).isEqualTo("UP");
