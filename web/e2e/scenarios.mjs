@@ -217,9 +217,9 @@ const providerPage = {
       });
       expect(answer.status === 202, `feedback answered ${answer.status}`);
     }
-    // four paid requests as the agent client reports them: one failed with 502
-    for (const [client, latencyMs, httpStatus, costUsdc] of [['198.51.100.31', 120, 200, '0.0042'],
-      ['198.51.100.32', 240, 200, 0.0015], ['198.51.100.33', 360, 200, '0.01'], ['198.51.100.34', 900, 502, '0']]) {
+    // four paid requests as the agent client reports them, from four networks (each counts a few): one failed with 502
+    for (const [client, latencyMs, httpStatus, costUsdc] of [['198.51.31.1', 120, 200, '0.0042'],
+      ['198.51.32.1', 240, 200, 0.0015], ['198.51.33.1', 360, 200, '0.01'], ['198.51.34.1', 900, 502, '0']]) {
       const answer = await fetch(`${env.baseUrl}/api/telemetry`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
         body: JSON.stringify({ providerId: id, latencyMs, httpStatus, costUsdc, protocol: 'chan',

@@ -16,7 +16,7 @@ import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reads the whole directory in ten queries (providers with health, contact and profile, models, history,
+ * Reads the whole directory in nine queries (providers with health, contact and profile, models, history,
  * agents' reports over the last {@code feedbackWindow} counted per provider and per verified wallet,
  * their clients' reports of paid requests over the last {@code telemetryWindow} aggregated per
  * provider, by failed status and per verified wallet (see {@link ReportSummaries}), the health
