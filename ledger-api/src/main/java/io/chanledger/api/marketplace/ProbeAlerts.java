@@ -109,7 +109,7 @@ class ProbeAlerts {
         if (!claim(lastRechecked, providerId)) {
             metrics.probeAlert("recheck_not_probed");
             return new Outcome(providerId, false, null, "checked again less than " + cooldown.toSeconds()
-                    + " s ago; the next poll reads its models and prices");
+                    + " s ago; the next poll reads its models and prices (a pending provider's, its approval)");
         }
         ProviderHealthChecker.Result result = checker.checkNow(provider);
         metrics.probeAlert(result.reachable() ? "recheck_reachable" : "recheck_unreachable");
