@@ -1,11 +1,13 @@
 package io.chanledger.api.marketplace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -13,13 +15,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A flood of anonymous reports, as anyone can send them: telemetry and feedback of failures with
  * invented agent ids, from one address and from addresses in many networks (IPv4 /24s and IPv6
  * /48s, through the tests' X-Forwarded-For). It moves no quality score, its weight in the
  * unverified counts shown apart is bounded per source network and per provider, and it crowds
- * out no other provider's reports nor any verified one.
+ * out no other provider's reports nor those of a wallet that pays the flooded provider.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AnonymousFloodTest extends LedgerIntegrationTest {
@@ -28,9 +32,13 @@ class AnonymousFloodTest extends LedgerIntegrationTest {
     private static final int PER_NETWORK = 3;
     private static final int NETWORKS_PER_PROVIDER = 20;
 
+    @Autowired
+    JdbcTemplate jdbc;
+
     private MarketplaceFixture fixture;
     private MarketplaceFixture.Registered flooded;
     private MarketplaceFixture.Registered neighbour;
+    private PayingAgent payer;
 
     @BeforeAll
     void registerProviders() {
@@ -39,6 +47,10 @@ class AnonymousFloodTest extends LedgerIntegrationTest {
         neighbour = fixture.register(b -> { }, "neighbour", null);
         fixture.approve(flooded);
         fixture.approve(neighbour);
+        payer = PayingAgent.create();
+        payer.openChannelWith(devnet(), flooded.wallet().address());
+        await("the listener to record the channel").atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT COUNT(*) FROM channel_balance WHERE consumer = ?", Long.class, payer.address()) == 1);
     }
 
     @AfterAll
@@ -118,5 +130,11 @@ class AnonymousFloodTest extends LedgerIntegrationTest {
                 "application/json", "{\"providerId\":\"" + neighbour.id() + "\",\"outcome\":\"success\"}");
         assertThat(feedbackElsewhere.json().path("recorded").asBoolean()).isTrue();
         fixture.awaitEntry(neighbour, e -> e.path("telemetry").path("unverified").path("requests").asLong() == 1);
+
+        Http.Reply paying = payer.post(baseUrl(), "/api/telemetry", "{\"providerId\":\"" + flooded.id()
+                + "\",\"latencyMs\":80,\"httpStatus\":200,\"costUsdc\":\"0.01\"}");
+        assertThat(paying.json().path("verified").asInt()).as("no number of networks crowds out a paying wallet")
+                .isEqualTo(1);
+        fixture.awaitEntry(flooded, e -> e.path("telemetry").path("wallets").asLong() == 1);
     }
 }
