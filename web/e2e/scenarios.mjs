@@ -217,9 +217,9 @@ const providerPage = {
       });
       expect(answer.status === 202, `feedback answered ${answer.status}`);
     }
-    // four paid requests as the agent client reports them: one failed with 502
-    for (const [client, latencyMs, httpStatus, costUsdc] of [['198.51.100.31', 120, 200, '0.0042'],
-      ['198.51.100.32', 240, 200, 0.0015], ['198.51.100.33', 360, 200, '0.01'], ['198.51.100.34', 900, 502, '0']]) {
+    // four paid requests as the agent client reports them, from four networks (each counts a few): one failed with 502
+    for (const [client, latencyMs, httpStatus, costUsdc] of [['198.51.31.1', 120, 200, '0.0042'],
+      ['198.51.32.1', 240, 200, 0.0015], ['198.51.33.1', 360, 200, '0.01'], ['198.51.34.1', 900, 502, '0']]) {
       const answer = await fetch(`${env.baseUrl}/api/telemetry`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
         body: JSON.stringify({ providerId: id, latencyMs, httpStatus, costUsdc, protocol: 'chan',
@@ -236,10 +236,12 @@ const providerPage = {
     const snippet = await page.textContent('[data-testid=pay-snippet]');
     expect(snippet.includes('X-CHAN-Voucher') && snippet.includes(state.stub.url), 'the payment snippet is incomplete');
     await page.locator('[data-testid=provider-docs]').waitFor();
-    const feedback = await page.textContent('[data-testid=feedback]');
-    expect(feedback.includes('67 %') && feedback.includes('3 reports') && feedback.includes('timeout 1'),
-      `the feedback card shows ${feedback}`);
-    const telemetry = await page.textContent('[data-testid=telemetry]');
+    // unsigned, as the deployed agent client sends them: shown apart as unverified, in no score
+    const feedback = await page.textContent('[data-testid=feedback-unverified]');
+    expect(feedback.includes('67 %') && feedback.includes('3 reports') && feedback.includes('timeout 1')
+      && feedback.includes('no score'), `the feedback card shows ${feedback}`);
+    expect((await page.textContent('[data-testid=feedback-verified]')).includes('No reports'), 'verified feedback shown');
+    const telemetry = await page.textContent('[data-testid=telemetry-unverified]');
     expect(telemetry.includes('4 requests') && telemetry.includes('p50 240 ms · p95 900 ms') && telemetry.includes('25 %')
       && telemetry.includes('HTTP 502: 1') && telemetry.includes('0.0157 USDC'), `the telemetry card shows ${telemetry}`);
     const quality = (await page.textContent('[data-testid=quality-score]')).trim();

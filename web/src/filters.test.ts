@@ -21,10 +21,17 @@ function provider(id: string, change: Partial<DirectoryProvider> = {}): Director
     tier: 'community', hotkey: null, uid: null, contact: null, docsUrl: null, chainId: 137,
     registeredAt: '2026-01-01T00:00:00Z', approval: approval('approved'), score: 0.5, status: online,
     models: [{ id: `${id}-model`, name: 'Model', pricing: pricing('0.1', '0.2') }], history: [],
-    feedback: { window: 'PT168H', reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {} },
+    feedback: {
+      window: 'PT168H', reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {}, wallets: 0,
+      unverified: { reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {} },
+    },
     telemetry: {
-      window: 'PT24H', requests: 0, failures: 0, failureRate: null, failuresByStatus: {},
-      latencyMs: { p50: null, p95: null }, paidVolume: '0',
+      window: 'PT24H', requests: 0, failures: 0, failureRate: null, failuresByStatus: {}, failuresWithoutStatus: 0,
+      latencyMs: { p50: null, p95: null }, paidVolume: '0', wallets: 0,
+      unverified: {
+        requests: 0, failures: 0, failureRate: null, failuresByStatus: {}, failuresWithoutStatus: 0,
+        latencyMs: { p50: null, p95: null }, paidVolume: '0',
+      },
     },
     qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, ...change,
   };

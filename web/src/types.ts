@@ -15,9 +15,12 @@ export type Pricing = Schemas['Pricing'];
 
 /** Agents' clients' reports of paid requests over the rolling window (POST /api/telemetry). */
 export type ProviderTelemetry = Schemas['DirectoryTelemetry'];
+/** The same figures of one part of them (the unverified reports). */
+export type TelemetryCounts = Schemas['DirectoryTelemetryCounts'];
 
 /** Agents' reports on a provider over the rolling window (POST /api/feedback). */
 export type ProviderFeedback = Schemas['DirectoryFeedback'];
+export type FeedbackCounts = Schemas['DirectoryFeedbackCounts'];
 
 /** GET /api/directory/providers/{providerId}/latency: the health checks' latency samples. */
 export type LatencyHistory = Schemas['LatencyHistory'];

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
-import type { DirectoryProvider, LatencyHistory, ProviderFeedback, ProviderTelemetry, Signing } from '../types';
+import type {
+  DirectoryProvider, FeedbackCounts, LatencyHistory, ProviderFeedback, ProviderTelemetry, Signing, TelemetryCounts,
+} from '../types';
 import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
 import { ModelPrice, ProviderLogo, qualityText } from './Marketplace';
@@ -97,22 +99,33 @@ curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json'
 }
 
 /** Success rate as a whole-number percentage, from the integer counts (never from a float). */
-export function successPercent(feedback: ProviderFeedback): string {
+export function successPercent(feedback: FeedbackCounts): string {
   if (feedback.reports === 0) return '—';
   return `${Math.round((feedback.successes * 100) / feedback.reports)} %`;
 }
 
+/** Verified reports (from wallets that pay the provider; what the quality score reads) and, apart, anonymous ones. */
 function FeedbackCard({ feedback }: { feedback: ProviderFeedback }) {
-  const reasons = Object.entries(feedback.failureReasons);
   return (
     <div class="card" data-testid="feedback">
       <h2>Agents' feedback</h2>
-      {feedback.reports === 0
-        ? <p class="muted">No reports from agents in the last {humanWindow(feedback.window)}.</p>
-        : <>
-          <p><strong data-testid="feedback-rate">{successPercent(feedback)}</strong> successful, from {feedback.reports} reports in the last {humanWindow(feedback.window)}.</p>
-          {reasons.length > 0 && <p class="muted">Failures: {reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}</p>}
-        </>}
+      <p class="muted">Over the last {humanWindow(feedback.window)}.</p>
+      <h3>Verified</h3>
+      <FeedbackPart testId="feedback-verified" counts={feedback}
+        source={`from ${feedback.wallets} paying ${feedback.wallets === 1 ? 'wallet' : 'wallets'}`} />
+      <h3>Unverified</h3>
+      <FeedbackPart testId="feedback-unverified" counts={feedback.unverified} source="anonymous, counted in no score" />
+    </div>
+  );
+}
+
+function FeedbackPart({ counts, source, testId }: { counts: FeedbackCounts; source: string; testId: string }) {
+  const reasons = Object.entries(counts.failureReasons);
+  if (counts.reports === 0) return <p class="muted" data-testid={testId}>No reports.</p>;
+  return (
+    <div data-testid={testId}>
+      <p><strong>{successPercent(counts)}</strong> successful, from {counts.reports} {counts.reports === 1 ? 'report' : 'reports'} ({source}).</p>
+      {reasons.length > 0 && <p class="muted">Failures: {reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}</p>}
     </div>
   );
 }
@@ -139,17 +152,31 @@ function LatencyChart({ history }: { history: LatencyHistory }) {
   );
 }
 
-/** What agents' clients reported of their paid requests; the paid volume from integer base units. */
+/** What agents' clients reported of their paid requests, verified and anonymous apart; volumes from integer base units. */
 function TelemetryCard({ telemetry: t }: { telemetry: ProviderTelemetry }) {
-  const failures = Object.entries(t.failuresByStatus);
   return (
     <div class="card" data-testid="telemetry">
       <h2>Paid requests, as agents saw them</h2>
-      <p class="muted">Over the last {humanWindow(t.window)}: {t.requests} {t.requests === 1 ? 'request' : 'requests'}</p>
+      <p class="muted">Over the last {humanWindow(t.window)}.</p>
+      <h3>Verified</h3>
+      <TelemetryPart testId="telemetry-verified" counts={t}
+        source={`from ${t.wallets} paying ${t.wallets === 1 ? 'wallet' : 'wallets'}`} />
+      <h3>Unverified</h3>
+      <TelemetryPart testId="telemetry-unverified" counts={t.unverified} source="anonymous, counted in no score" />
+    </div>
+  );
+}
+
+function TelemetryPart({ counts: t, source, testId }: { counts: TelemetryCounts; source: string; testId: string }) {
+  const failures = Object.entries(t.failuresByStatus).map(([status, n]) => `HTTP ${status}: ${n}`);
+  if (t.failuresWithoutStatus > 0) failures.push(`no answer: ${t.failuresWithoutStatus}`);
+  return (
+    <div data-testid={testId}>
+      <p class="muted">{t.requests} {t.requests === 1 ? 'request' : 'requests'} ({source})</p>
       <dl class="facts">
         <dt>Latency</dt><dd>{t.latencyMs.p50 == null ? '—' : `p50 ${t.latencyMs.p50} ms · p95 ${t.latencyMs.p95} ms`}</dd>
         <dt>Failed</dt><dd>{t.requests === 0 ? '—' : `${Math.round((t.failures * 100) / t.requests)} %`}
-          {failures.length > 0 && <span class="muted"> ({failures.map(([status, n]) => `HTTP ${status}: ${n}`).join(', ')})</span>}</dd>
+          {failures.length > 0 && <span class="muted"> ({failures.join(', ')})</span>}</dd>
         <dt>Paid volume</dt><dd>{formatUsdc(baseUnits(t.paidVolume))} USDC</dd>
       </dl>
     </div>

@@ -19,14 +19,15 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The health of the parts an operator watches, with their details (listener lag and checkpoint,
- * faucet balance), which {@code /actuator/health} keeps to itself for anonymous callers. For the
- * operator console and a provider's operator, so both roles serve it; admin token required.
+ * faucet balance, a provider's listing at its marketplace), which {@code /actuator/health} keeps
+ * to itself for anonymous callers. For the operator console and a provider's operator, so both
+ * roles serve it; admin token required.
  */
 @RestController
 @Tag(name = "Web pages")
 class OperatorHealthController {
 
-    private static final String[] PARTS = {"chainListener", "gasStation"};
+    private static final String[] PARTS = {"chainListener", "gasStation", "marketplaceListing"};
 
     private final HealthEndpoint health;
     private final AdminGuard guard;
@@ -38,18 +39,19 @@ class OperatorHealthController {
 
     @Schema(name = "OperatorHealth")
     record OperatorHealth(@Schema(example = "UP") String status,
-                          @Schema(description = "chainListener and gasStation; a part this instance does not run is "
-                                  + "left out") Map<String, Part> components) {
+                          @Schema(description = "chainListener, gasStation and a provider's marketplaceListing; a "
+                                  + "part this instance does not run is left out") Map<String, Part> components) {
     }
 
     @Schema(name = "OperatorHealthPart")
     record Part(@Schema(example = "UP") String status,
-                @Schema(description = "the listener's lag and checkpoint, the faucet's balance") @Nullable
+                @Schema(description = "the listener's lag and checkpoint, the faucet's balance, the listing's "
+                        + "outcome") @Nullable
                 Map<String, Object> details) {
     }
 
     @GetMapping(path = "/api/admin/health", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Chain listener and gas station health with details (admin)")
+    @Operation(summary = "Chain listener, gas station and marketplace listing health with details (admin)")
     @SecurityRequirement(name = "admin")
     ResponseEntity<OperatorHealth> health(HttpServletRequest request) {
         guard.require(request);

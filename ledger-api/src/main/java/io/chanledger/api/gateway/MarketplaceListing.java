@@ -19,6 +19,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 
 /**
  * Lists this provider at its marketplace when it starts: the registration the sign-up page sends
@@ -26,15 +29,24 @@ import org.slf4j.LoggerFactory;
  * ({@link RegistrationMessage}). The marketplace then tests the connection by reading this
  * gateway's {@code /v1/pricing}, so its models and prices are published from there. Once listed, a
  * restart (the way prices change) asks the marketplace to check it at once
- * ({@code POST /api/validator/probe-alert}), which publishes the models that changed; the
- * marketplace's health checks do the same on their own round. Only HTTP between the two: the
- * marketplace's code is not this role's.
+ * ({@code POST /api/validator/probe-alert} with this gateway's {@code /v1/pricing} and
+ * {@code reachable: true}), which publishes the models that changed; the marketplace's health
+ * checks do the same on their own round. Only HTTP between the two: the marketplace's code is not
+ * this role's.
+ *
+ * <p>What became of it is logged, at WARN when the marketplace refused or could not reach this
+ * provider (its listing is then missing or out of date), and is this provider's health component
+ * {@code marketplaceListing}: UP once listed and checked, UNKNOWN while under way, else the
+ * outcome's name as a status of its own, which leaves the service's overall status alone (the
+ * provider serves either way).
  */
-final class MarketplaceListing {
+final class MarketplaceListing implements HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(MarketplaceListing.class);
     private static final SecureRandom NONCES = new SecureRandom();
     private static final int ATTEMPTS = 5;
+    /** Where this gateway publishes its models and prices, which the marketplace reads. */
+    private static final String PRICING_PATH = "/v1/pricing";
 
     private final ProviderListingProperties listing;
     private final GatewayProperties gateway;
@@ -58,8 +70,26 @@ final class MarketplaceListing {
         this.clock = clock;
     }
 
-    /** What became of the listing: for the log, and for tests. */
-    enum Outcome { REGISTERED, ALREADY_LISTED, REFUSED, UNREACHABLE }
+    /**
+     * What became of the listing. Listed: {@code REGISTERED}, or {@code RECHECKED} (already listed,
+     * and the marketplace checked it again). Missing or out of date: {@code RECHECK_FAILED} (its
+     * check of this provider failed), {@code RECHECK_REFUSED}, {@code REFUSED} (the registration),
+     * {@code UNREACHABLE} (the marketplace).
+     */
+    enum Outcome {
+        REGISTERED, RECHECKED, RECHECK_FAILED, RECHECK_REFUSED, REFUSED, UNREACHABLE;
+
+        boolean listed() {
+            return this == REGISTERED || this == RECHECKED;
+        }
+    }
+
+    private volatile Health health = Health.unknown().withDetail("detail", "listing under way").build();
+
+    @Override
+    public Health health() {
+        return health;
+    }
 
     /** Registers, retrying a marketplace that does not answer yet; never throws. */
     Outcome list() {
@@ -70,17 +100,17 @@ final class MarketplaceListing {
             } catch (IOException e) {
                 if (attempt == ATTEMPTS) {
                     log.warn("marketplace {} unreachable, this provider is not listed there: {}", base(), e.toString());
-                    return Outcome.UNREACHABLE;
+                    return outcome(Outcome.UNREACHABLE, e.toString());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Outcome.UNREACHABLE;
+                return outcome(Outcome.UNREACHABLE, "interrupted");
             }
             try {
                 Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Outcome.UNREACHABLE;
+                return outcome(Outcome.UNREACHABLE, "interrupted");
             }
             pause = pause.multipliedBy(2);
         }
@@ -88,21 +118,50 @@ final class MarketplaceListing {
 
     private Outcome listOnce() throws IOException, InterruptedException {
         HttpResponse<String> answer = post("/api/directory/providers", registration());
-        String code = code(answer.body());
+        String code = member(answer.body(), "code");
         if (answer.statusCode() == 201) {
-            log.info("listed at {} as {} ({})", base(), id(), json.readTree(answer.body()).path("approval").asText());
-            return Outcome.REGISTERED;
+            String approval = member(answer.body(), "approval");
+            log.info("listed at {} as {} ({})", base(), id(), approval);
+            return outcome(Outcome.REGISTERED, approval);
         }
         if (answer.statusCode() == 409 && "address_already_registered".equals(code)) {
-            HttpResponse<String> check = post("/api/validator/probe-alert", json.createObjectNode()
-                    .put("providerId", id()).put("probeUrl", apiUrl() + "/v1/pricing").put("reachable", true));
-            log.info("already listed at {} as {}; asked it to check this provider's models and prices now ({})",
-                    base(), id(), check.statusCode());
-            return Outcome.ALREADY_LISTED;
+            return recheck();
         }
         log.warn("marketplace {} refused this provider's registration: {} {}", base(), answer.statusCode(),
                 answer.body());
-        return Outcome.REFUSED;
+        return outcome(Outcome.REFUSED, answer.statusCode() + " " + answer.body());
+    }
+
+    /**
+     * Already listed: asks the marketplace to read this provider's models and prices again. A
+     * refusal, or a check that failed, leaves the listing as it was: out of date, which the log
+     * and the health component say.
+     */
+    private Outcome recheck() throws IOException, InterruptedException {
+        HttpResponse<String> check = post("/api/validator/probe-alert", json.createObjectNode()
+                .put("providerId", id()).put("probeUrl", apiUrl() + PRICING_PATH).put("reachable", true));
+        String detail = member(check.body(), "detail");
+        if (check.statusCode() != 202) {
+            log.warn("already listed at {} as {}, but it refused to check this provider again, so the models and "
+                    + "prices it lists may be out of date: {} {}", base(), id(), check.statusCode(), check.body());
+            return outcome(Outcome.RECHECK_REFUSED, check.statusCode() + " " + check.body());
+        }
+        if ("true".equals(member(check.body(), "probed")) && !"true".equals(member(check.body(), "reachable"))) {
+            log.warn("already listed at {} as {}, but its check of this provider at {} failed, so the models and "
+                    + "prices it lists may be out of date: {}", base(), id(), apiUrl(), detail);
+            return outcome(Outcome.RECHECK_FAILED, detail);
+        }
+        log.info("already listed at {} as {}; asked it to check this provider's models and prices now: {}", base(),
+                id(), detail);
+        return outcome(Outcome.RECHECKED, detail);
+    }
+
+    private Outcome outcome(Outcome outcome, String detail) {
+        Health.Builder builder = outcome.listed() ? Health.up() : Health.status(new Status(outcome.name()));
+        health = builder.withDetail("marketplace", base()).withDetail("providerId", id())
+                .withDetail("outcome", outcome.name()).withDetail("detail", detail == null ? "" : detail)
+                .withDetail("at", clock.instant().toString()).build();
+        return outcome;
     }
 
     /** The sign-up page's body, every signed value exactly as sent. */
@@ -136,9 +195,10 @@ final class MarketplaceListing {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private String code(String body) {
+    /** A text member of a JSON answer; null when absent or the answer is not JSON. */
+    private String member(String body, String name) {
         try {
-            return json.readTree(body).path("code").asText(null);
+            return json.readTree(body).path(name).asText(null);
         } catch (IOException notJson) {
             return null;
         }

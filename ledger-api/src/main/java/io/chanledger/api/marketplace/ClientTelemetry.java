@@ -18,9 +18,11 @@ import org.springframework.http.HttpStatus;
  * <p>An event that carries {@code httpStatus} or {@code costUsdc} reports a paid request, as the
  * deployed agent client posts after each one: {@code {providerId, latencyMs, httpStatus, costUsdc,
  * protocol, timestamp, agentId}}. Its fields must then all be valid ({@link RequestReport}); the
- * aggregates per provider are built from these. {@code agentId} is read only to bound what one
- * agent moves ({@link TelemetryQuota}) and is never stored nor logged; {@code timestamp} is checked
- * for shape only, since reports count at the time they arrive (a client cannot place them in another
+ * aggregates per provider are built from these. {@code httpStatus} 0 is how the client reports a
+ * request that got no HTTP answer at all: a failure without a status. {@code agentId} and
+ * {@code timestamp} are checked for shape only: an agent id is whatever the sender writes, so it
+ * bounds nothing (the quotas count wallets and networks, {@link ReportQuotas}) and is never stored
+ * nor logged; reports count at the time they arrive (a client cannot place them in another
  * window).
  *
  * <p>Every event is also counted in metrics under its {@code event}, {@code type} or {@code name}
@@ -36,15 +38,16 @@ final class ClientTelemetry {
     static final String REQUEST = "paid_request";
     static final long MAX_LATENCY_MS = 3_600_000;
     static final int MAX_AGENT_ID = 200;
+    /** The status the deployed client reports for a request that got no HTTP answer. */
+    static final int NO_ANSWER = 0;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
     private static final List<String> NAME_MEMBERS = List.of("event", "type", "name");
 
     /**
      * A paid request as the client reported it: the latency it observed (whole milliseconds), the
-     * HTTP status it got, what it paid in USDC base units; {@code agentId} (null when not given)
-     * stays in memory.
+     * HTTP status it got (null: no HTTP answer), what it paid in USDC base units.
      */
-    record RequestReport(String providerId, long latencyMs, int httpStatus, BigInteger cost, String agentId) {
+    record RequestReport(String providerId, long latencyMs, Integer httpStatus, BigInteger cost) {
     }
 
     /** One event: its metric name, and its request report when it is one. */
@@ -92,9 +95,10 @@ final class ClientTelemetry {
         }
         long latencyMs = latency(event.get("latencyMs"), index);
         JsonNode status = event.get("httpStatus");
-        if (status == null || !status.isIntegralNumber() || !status.canConvertToInt() || status.intValue() < 100
-                || status.intValue() > 599) {
-            throw field(index, "httpStatus", "must be the HTTP status of the request, an integer from 100 to 599");
+        if (status == null || !status.isIntegralNumber() || !status.canConvertToInt()
+                || status.intValue() != NO_ANSWER && (status.intValue() < 100 || status.intValue() > 599)) {
+            throw field(index, "httpStatus", "must be the HTTP status of the request, an integer from 100 to 599, "
+                    + "or 0 when it got no HTTP answer");
         }
         BigInteger cost = cost(event.get("costUsdc"), index, maxCost);
         JsonNode reportedProtocol = event.get("protocol");
@@ -107,14 +111,12 @@ final class ClientTelemetry {
             throw field(index, "timestamp", "must be an ISO-8601 time or epoch milliseconds");
         }
         JsonNode agentId = event.get("agentId");
-        String agent = null;
-        if (agentId != null && !agentId.isNull()) {
-            if (!agentId.isTextual() || agentId.textValue().length() > MAX_AGENT_ID) {
-                throw field(index, "agentId", "must be a string of at most " + MAX_AGENT_ID + " characters");
-            }
-            agent = agentId.textValue().isBlank() ? null : agentId.textValue();
+        if (agentId != null && !agentId.isNull()
+                && (!agentId.isTextual() || agentId.textValue().length() > MAX_AGENT_ID)) {
+            throw field(index, "agentId", "must be a string of at most " + MAX_AGENT_ID + " characters");
         }
-        return new RequestReport(providerId.textValue(), latencyMs, status.intValue(), cost, agent);
+        return new RequestReport(providerId.textValue(), latencyMs,
+                status.intValue() == NO_ANSWER ? null : status.intValue(), cost);
     }
 
     /** Milliseconds, a fraction rounded half-up (clients measure with performance.now()). */

@@ -44,26 +44,44 @@ record DirectoryResponse(
             @Schema(description = "agents' reports on the provider over the feedback window") Feedback feedback,
             @Schema(description = "agents' clients' reports of paid requests over the telemetry window")
             Telemetry telemetry,
-            @Schema(nullable = true, minimum = "0", maximum = "1", description = "from feedback, telemetry and "
-                    + "health checks (docs/api.md, Quality score); null while unknown") BigDecimal qualityScore,
+            @Schema(nullable = true, minimum = "0", maximum = "1", description = "from this service's health checks "
+                    + "and verified feedback and telemetry (docs/api.md, Quality score); null while unknown")
+            BigDecimal qualityScore,
             @Schema(nullable = true, format = "uri") String logoUrl,
             @Schema(nullable = true, format = "uri") String website,
             @Schema(nullable = true) Boolean supportsStreaming) {
     }
 
-    @Schema(name = "DirectoryTelemetry")
+    @Schema(name = "DirectoryTelemetry", description = "verified reports (signed by wallets with a channel with "
+            + "the provider), with the unverified ones apart")
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record Telemetry(
             @Schema(description = "the rolling window aggregated, ISO-8601", example = "PT24H") String window,
             long requests,
-            @Schema(description = "requests answered with HTTP 400 or above") long failures,
+            @Schema(description = "requests answered with HTTP 400 or above, or not answered") long failures,
             @Schema(nullable = true, minimum = "0", maximum = "1", description = "failures / requests; null without "
                     + "requests") BigDecimal failureRate,
             @Schema(description = "failed requests by HTTP status", example = "{\"502\": 2}")
             Map<String, Long> failuresByStatus,
+            @Schema(description = "failed requests that got no HTTP answer") long failuresWithoutStatus,
             @Schema(description = "latency agents observed, milliseconds") Latency latencyMs,
             @Schema(description = "what agents reported paying, USDC base units (6 decimals), decimal string",
-                    example = "4200") BigInteger paidVolume) {
+                    example = "4200") BigInteger paidVolume,
+            @Schema(description = "the wallets that sent these; each counts once in the quality score") long wallets,
+            @Schema(description = "anonymous reports, bounded per source network; in no score")
+            TelemetryCounts unverified) {
+    }
+
+    @Schema(name = "DirectoryTelemetryCounts")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record TelemetryCounts(
+            long requests,
+            long failures,
+            @Schema(nullable = true, minimum = "0", maximum = "1") BigDecimal failureRate,
+            Map<String, Long> failuresByStatus,
+            long failuresWithoutStatus,
+            Latency latencyMs,
+            BigInteger paidVolume) {
     }
 
     @Schema(name = "DirectoryTelemetryLatency")
@@ -71,7 +89,8 @@ record DirectoryResponse(
     record Latency(@Schema(nullable = true) Long p50, @Schema(nullable = true) Long p95) {
     }
 
-    @Schema(name = "DirectoryFeedback")
+    @Schema(name = "DirectoryFeedback", description = "verified reports (signed by wallets with a channel with the "
+            + "provider), with the unverified ones apart")
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record Feedback(
             @Schema(description = "the rolling window counted, ISO-8601", example = "PT168H") String window,
@@ -81,6 +100,19 @@ record DirectoryResponse(
             @Schema(nullable = true, minimum = "0", maximum = "1", description = "successes / reports; null without "
                     + "reports") BigDecimal successRate,
             @Schema(description = "failures by the reason given (quality, timeout, error, format, unavailable)")
+            Map<String, Long> failureReasons,
+            @Schema(description = "the wallets that sent these; each counts once in the quality score") long wallets,
+            @Schema(description = "anonymous reports, bounded per source network; in no score")
+            FeedbackCounts unverified) {
+    }
+
+    @Schema(name = "DirectoryFeedbackCounts")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record FeedbackCounts(
+            long reports,
+            long successes,
+            long failures,
+            @Schema(nullable = true, minimum = "0", maximum = "1") BigDecimal successRate,
             Map<String, Long> failureReasons) {
     }
 

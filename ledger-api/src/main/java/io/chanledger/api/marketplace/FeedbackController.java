@@ -17,33 +17,45 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code POST /api/feedback}: an agent's report on a provider after a session. */
+/**
+ * {@code POST /api/feedback}: an agent's report on a provider after a session, verified when signed
+ * by a wallet with a channel with the provider (see {@link ProviderFeedback}).
+ */
 @RestController
 @Tag(name = "Marketplace")
 class FeedbackController {
 
     private final ProviderFeedback feedback;
     private final ClientLimits limits;
+    private final ReportSources sources;
     private final ReportMetrics metrics;
     private final ReportBodies bodies;
 
-    FeedbackController(ProviderFeedback feedback, ClientLimits limits, ReportMetrics metrics, ObjectMapper mapper) {
+    FeedbackController(ProviderFeedback feedback, ClientLimits limits, ReportSources sources, ReportMetrics metrics,
+                       ObjectMapper mapper) {
         this.feedback = feedback;
         this.limits = limits;
+        this.sources = sources;
         this.metrics = metrics;
         this.bodies = new ReportBodies(mapper);
     }
 
     @PostMapping(path = "/api/feedback", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Report how a session with a provider went",
-            description = "Counted per provider over the feedback window and shown in the directory. Nothing about "
-                    + "the sender is kept. Refusals are problem+json whose error member says what to fix.",
+            description = "Counted per provider over the feedback window and shown in the directory. Signed by a "
+                    + "wallet (X-CHAN-Auth-*) that has a channel with the provider, the report is verified and counts "
+                    + "in the provider's quality score, each wallet once; unsigned, it is shown apart as unverified "
+                    + "and counts in no score, and nothing about the sender is kept. Refusals are problem+json "
+                    + "whose error member says what to fix.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = "application/json", examples = @ExampleObject(
                     "{\"providerId\":\"prov-3f2a9c4b1e7d6a5c8b9e0f1a\",\"outcome\":\"failure\",\"reason\":\"timeout\","
                             + "\"protocol\":\"chan\"}"))))
-    @ApiResponse(responseCode = "202", description = "recorded")
+    @ApiResponse(responseCode = "202", description = "recorded (false: over its wallet's or network's share), "
+            + "verified")
     @ApiResponse(responseCode = "400", description = "malformed_body, or invalid_field naming the member at fault",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "401", description = "wallet_auth_*: a wallet signature was sent and is not valid",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "404", description = "provider_not_found",
             content = @Content(mediaType = "application/problem+json"))
@@ -52,10 +64,12 @@ class FeedbackController {
     ResponseEntity<Map<String, Object>> report(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
         try {
             limits.admitFeedback(request);
+            ReportSources.Sender sender = sources.senderOf(request, body == null ? new byte[0] : body);
             ProviderFeedback.Report report = feedback.parse(bodies.object(body, ProviderFeedback.SHAPE));
-            feedback.record(report);
+            ProviderFeedback.Recorded recorded = feedback.record(report, sender);
             Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("recorded", true);
+            answer.put("recorded", recorded.recorded());
+            answer.put("verified", recorded.verified());
             answer.put("providerId", report.providerId());
             answer.put("outcome", report.outcome());
             if (report.reason() != null) {

@@ -28,6 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code clientIpHeader}: a header set by a trusted reverse proxy whose last entry is the client
  *     address the rate limits of feedback, telemetry and probe alerts count by (empty: the peer
  *     address); {@code maxRateLimitedClients}: clients each of those limits remembers.</li>
+ * <li>{@code reportSourcesPerProvider}: the sources (wallets, and apart from them networks) whose
+ *     feedback and telemetry reports each provider's quotas count per period; reports from further
+ *     sources are dropped until the period ends.</li>
  * </ul>
  */
 @ConfigurationProperties("chan.marketplace")
@@ -45,6 +48,7 @@ public record MarketplaceProperties(
         @DefaultValue("49152") int sendfileMinBytes,
         String clientIpHeader,
         @DefaultValue("100000") int maxRateLimitedClients,
+        @DefaultValue("256") int reportSourcesPerProvider,
         @DefaultValue Registration registration,
         @DefaultValue Health health,
         @DefaultValue Catalog catalog,
@@ -117,17 +121,26 @@ public record MarketplaceProperties(
     /**
      * Agents' reports on providers: counted over the last {@code window}, published in the directory
      * at most every {@code publishInterval} (each publication rebuilds the catalog); per client
-     * {@code capacity} reports at once, then one more every {@code refillInterval}.
+     * {@code capacity} reports at once, then one more every {@code refillInterval}. One wallet (a
+     * verified report) or one source network (an unverified one) counts at most
+     * {@code reportsPerSource} reports per provider per {@code sourcePeriod}.
      */
     public record Feedback(
             @DefaultValue("7d") Duration window,
             @DefaultValue("30s") Duration publishInterval,
             @DefaultValue("20") int capacity,
-            @DefaultValue("30s") Duration refillInterval) {
+            @DefaultValue("30s") Duration refillInterval,
+            @DefaultValue("10") int reportsPerSource,
+            @DefaultValue("1h") Duration sourcePeriod) {
 
         public Feedback {
-            if (window.isNegative() || window.isZero() || publishInterval.isNegative() || publishInterval.isZero()) {
-                throw new IllegalArgumentException("chan.marketplace.feedback.window and publish-interval must be positive");
+            if (window.isNegative() || window.isZero() || publishInterval.isNegative() || publishInterval.isZero()
+                    || sourcePeriod.isNegative() || sourcePeriod.isZero()) {
+                throw new IllegalArgumentException(
+                        "chan.marketplace.feedback.window, publish-interval and source-period must be positive");
+            }
+            if (reportsPerSource < 1) {
+                throw new IllegalArgumentException("chan.marketplace.feedback.reports-per-source must be at least 1");
             }
         }
     }
@@ -137,9 +150,9 @@ public record MarketplaceProperties(
      * counted under at most {@code maxEventNames} distinct names (the rest as {@code other}); per
      * client {@code capacity} posts at once, then one more every {@code refillInterval}. Reports of
      * paid requests are aggregated per provider over {@code window} and published at most every
-     * {@code publishInterval}; one agent, and one client address, count at most
-     * {@code reportsPerSource} reports per provider per {@code sourcePeriod}; a report may claim a
-     * cost of at most {@code maxCostPerRequest} USDC.
+     * {@code publishInterval}; one wallet (verified reports) or one source network (unverified
+     * ones) counts at most {@code reportsPerSource} reports per provider per {@code sourcePeriod}; a
+     * report may claim a cost of at most {@code maxCostPerRequest} USDC.
      */
     public record Telemetry(
             @DefaultValue("16384") int maxBodyBytes,
@@ -189,6 +202,9 @@ public record MarketplaceProperties(
                 ? marketplaceUrl + "/api/directory/providers" : directoryUrl;
         if (registryCache.isNegative()) {
             throw new IllegalArgumentException("chan.marketplace.registry-cache must not be negative");
+        }
+        if (reportSourcesPerProvider < 1) {
+            throw new IllegalArgumentException("chan.marketplace.report-sources-per-provider must be at least 1");
         }
     }
 

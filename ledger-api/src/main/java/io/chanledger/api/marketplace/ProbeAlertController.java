@@ -15,7 +15,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code POST /api/validator/probe-alert}: validators report a provider they could not reach. */
+/**
+ * {@code POST /api/validator/probe-alert}: validators report a provider they could not reach, and a
+ * provider asks to be checked again (see {@link ProbeAlerts}).
+ */
 @RestController
 @Tag(name = "Marketplace")
 class ProbeAlertController {
@@ -36,7 +39,9 @@ class ProbeAlertController {
     @Operation(summary = "Report a provider the validators could not reach",
             description = "A signal, not a verdict: the service checks the provider at once with its own health "
                     + "check (at most once per cooldown per provider) and records what it finds. A provider that "
-                    + "answers stays listed.",
+                    + "answers stays listed. With reachable true and the provider's own {apiUrl}/v1/pricing, it is "
+                    + "the provider's request to be checked again (after a restart): the check publishes its "
+                    + "models and prices as they are now.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = "application/json", examples = @ExampleObject(
                     "{\"providerId\":\"prov-3f2a9c4b1e7d6a5c8b9e0f1a\",\"probeUrl\":\"https://llm.acme.example/v1/models\","
@@ -44,7 +49,8 @@ class ProbeAlertController {
     @ApiResponse(responseCode = "202", description = "taken: {providerId, probed, reachable (when probed), detail}")
     @ApiResponse(responseCode = "400", description = "malformed_body, or invalid_field naming the member at fault",
             content = @Content(mediaType = "application/problem+json"))
-    @ApiResponse(responseCode = "404", description = "provider_not_found: no listed provider of that id",
+    @ApiResponse(responseCode = "404", description = "provider_not_found: no listed provider of that id (for a "
+            + "request to be checked again: no listed or pending one)",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "429", description = "rate_limited, with Retry-After",
             content = @Content(mediaType = "application/problem+json"))

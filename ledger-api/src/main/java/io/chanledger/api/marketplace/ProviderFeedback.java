@@ -5,18 +5,23 @@ import io.chanledger.api.http.ApiProblem;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderFeedbackStore;
+import io.chanledger.projections.marketplace.ProviderView;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
 /**
  * Agents' reports on providers after a session: {@code {providerId, outcome, reason?, protocol?}}.
- * Each accepted report is a row of its own; the directory shows the counts over
- * {@code feedback.window}. Reports are published — the catalog rebuilt with them on every
- * instance — at most once per {@code feedback.publish-interval}, so that a stream of reports costs
- * one rebuild per interval, and rows past the window are deleted then.
+ * A report signed by a wallet with a channel with the provider is verified and keeps that wallet;
+ * any other is unverified and keeps nothing about its sender ({@link ReportSources}). Each report
+ * its source's quota admits ({@link ReportQuotas}) is a row of its own; the directory shows the
+ * counts over {@code feedback.window}, verified and unverified apart, and only verified ones count
+ * in the quality score. Reports are published — the catalog rebuilt with them on every instance —
+ * at most once per {@code feedback.publish-interval}, so that a stream of reports costs one rebuild
+ * per interval, and rows past the window are deleted then.
  */
 @Service
 class ProviderFeedback extends PublishedReports {
@@ -31,20 +36,29 @@ class ProviderFeedback extends PublishedReports {
     record Report(String providerId, String outcome, String reason) {
     }
 
+    /** What became of a report: counted (or over its source's share) and whether as verified. */
+    record Recorded(boolean recorded, boolean verified) {
+    }
+
     private final ProviderFeedbackStore store;
     private final MarketplaceCatalog catalog;
+    private final ReportSources sources;
     private final ReportMetrics metrics;
     private final MarketplaceProperties.Feedback settings;
+    private final ReportQuotas quotas;
     private final String protocol;
     private final Clock clock;
 
-    ProviderFeedback(ProviderFeedbackStore store, MarketplaceCatalog catalog, ReportMetrics metrics,
-                     MarketplaceProperties properties, Clock clock) {
+    ProviderFeedback(ProviderFeedbackStore store, MarketplaceCatalog catalog, ReportSources sources,
+                     ReportMetrics metrics, MarketplaceProperties properties, Clock clock) {
         super("feedback", properties.feedback().publishInterval(), catalog);
         this.store = store;
         this.catalog = catalog;
+        this.sources = sources;
         this.metrics = metrics;
         this.settings = properties.feedback();
+        this.quotas = new ReportQuotas(settings.reportsPerSource(), settings.sourcePeriod(),
+                properties.reportSourcesPerProvider());
         this.protocol = properties.providerProtocol();
         this.clock = clock;
     }
@@ -71,16 +85,24 @@ class ProviderFeedback extends PublishedReports {
         return new Report(providerId, outcome, reason);
     }
 
-    /** Records a report on a provider of the directory (any approval state: it may have been suspended since). */
-    void record(Report report) {
-        if (!ProviderIds.isProviderId(report.providerId())
-                || catalog.current().find(report.providerId()).isEmpty()) {
-            throw new ApiProblem(HttpStatus.NOT_FOUND, "provider_not_found", "no provider " + report.providerId()
-                    + "; use the id /api/mcp/providers gives", Map.of("providerId", report.providerId()));
+    /**
+     * Records a report of {@code sender} on a provider of the directory (any approval state: it may
+     * have been suspended since), when its source's quota admits it.
+     */
+    Recorded record(Report report, ReportSources.Sender sender) {
+        ProviderView provider = (ProviderIds.isProviderId(report.providerId())
+                ? catalog.current().find(report.providerId()) : Optional.<ProviderView>empty())
+                .orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND, "provider_not_found", "no provider "
+                        + report.providerId() + "; use the id /api/mcp/providers gives",
+                        Map.of("providerId", report.providerId())));
+        ReportSource source = sources.sourceOn(sender, provider);
+        if (!quotas.admit(report.providerId(), source)) {
+            return new Recorded(false, source.wallet() != null);
         }
-        store.record(report.providerId(), report.outcome(), report.reason(), clock.instant());
+        store.record(report.providerId(), report.outcome(), report.reason(), clock.instant(), source.wallet());
         recorded();
         metrics.feedback(report.outcome(), report.reason());
+        return new Recorded(true, source.wallet() != null);
     }
 
     @Override

@@ -9,12 +9,14 @@ import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.projections.marketplace.CatalogSnapshot;
 import io.chanledger.projections.marketplace.FeedbackSummary;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
+import io.chanledger.projections.marketplace.ProviderReports;
 import io.chanledger.projections.marketplace.ProviderRow;
 import io.chanledger.projections.marketplace.ProviderView;
 import io.chanledger.projections.marketplace.TelemetrySummary;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -177,17 +179,35 @@ class ProviderListing {
                 view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
     }
 
-    private DirectoryResponse.Telemetry telemetry(TelemetrySummary summary) {
-        Map<String, Long> byStatus = new java.util.LinkedHashMap<>();
-        summary.failuresByStatus().forEach((status, count) -> byStatus.put(Integer.toString(status), count));
-        return new DirectoryResponse.Telemetry(properties.telemetry().window().toString(), summary.requests(),
-                summary.failures(), summary.failureRate(), byStatus,
-                new DirectoryResponse.Latency(summary.latencyP50Ms(), summary.latencyP95Ms()), summary.paidVolume());
+    private DirectoryResponse.Telemetry telemetry(ProviderReports<TelemetrySummary> reports) {
+        TelemetrySummary verified = reports.verified();
+        return new DirectoryResponse.Telemetry(properties.telemetry().window().toString(), verified.requests(),
+                verified.failures(), verified.failureRate(), byStatus(verified), verified.failuresWithoutStatus(),
+                latency(verified), verified.paidVolume(), reports.votes().wallets(), counts(reports.unverified()));
     }
 
-    private DirectoryResponse.Feedback feedback(FeedbackSummary summary) {
-        return new DirectoryResponse.Feedback(properties.feedback().window().toString(), summary.reports(),
-                summary.successes(), summary.failures(), summary.successRate(), summary.failureReasons());
+    private static DirectoryResponse.TelemetryCounts counts(TelemetrySummary summary) {
+        return new DirectoryResponse.TelemetryCounts(summary.requests(), summary.failures(), summary.failureRate(),
+                byStatus(summary), summary.failuresWithoutStatus(), latency(summary), summary.paidVolume());
+    }
+
+    private static Map<String, Long> byStatus(TelemetrySummary summary) {
+        Map<String, Long> byStatus = new LinkedHashMap<>();
+        summary.failuresByStatus().forEach((status, count) -> byStatus.put(Integer.toString(status), count));
+        return byStatus;
+    }
+
+    private static DirectoryResponse.Latency latency(TelemetrySummary summary) {
+        return new DirectoryResponse.Latency(summary.latencyP50Ms(), summary.latencyP95Ms());
+    }
+
+    private DirectoryResponse.Feedback feedback(ProviderReports<FeedbackSummary> reports) {
+        FeedbackSummary verified = reports.verified();
+        FeedbackSummary unverified = reports.unverified();
+        return new DirectoryResponse.Feedback(properties.feedback().window().toString(), verified.reports(),
+                verified.successes(), verified.failures(), verified.successRate(), verified.failureReasons(),
+                reports.votes().wallets(), new DirectoryResponse.FeedbackCounts(unverified.reports(),
+                unverified.successes(), unverified.failures(), unverified.successRate(), unverified.failureReasons()));
     }
 
     private static String firstNonNull(String a, String b) {

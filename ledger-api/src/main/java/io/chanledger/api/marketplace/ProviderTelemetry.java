@@ -7,36 +7,45 @@ import io.chanledger.projections.marketplace.ProviderTelemetryStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
 /**
- * Agents' clients' reports of their paid requests: each one that its agent's and address's
- * {@link TelemetryQuota} admits is a row of {@code marketplace_telemetry} (provider, time, latency,
- * status, cost; nothing about the sender). The directory shows the aggregates over
- * {@code telemetry.window}. Reports are published — the catalog rebuilt with them on every
+ * Agents' clients' reports of their paid requests: each one that its source's quota admits
+ * ({@link ReportQuotas}: per wallet when verified, per source network when not) is a row of
+ * {@code marketplace_telemetry} (provider, time, latency, status, cost, and the wallet of a
+ * verified report; nothing about the sender of an unverified one). The directory shows the
+ * aggregates over {@code telemetry.window}, verified and unverified apart; only verified ones
+ * count in the quality score. Reports are published — the catalog rebuilt with them on every
  * instance — at most once per {@code telemetry.publish-interval}, and rows past the window are
  * deleted then.
  */
 @Service
 class ProviderTelemetry extends PublishedReports {
 
+    /** What became of a post's request reports: how many were counted, and how many of those as verified. */
+    record Recorded(int recorded, int verified) {
+    }
+
     private final ProviderTelemetryStore store;
     private final MarketplaceCatalog catalog;
+    private final ReportSources sources;
     private final MarketplaceProperties.Telemetry settings;
-    private final TelemetryQuota quota;
+    private final ReportQuotas quotas;
     private final Clock clock;
 
-    ProviderTelemetry(ProviderTelemetryStore store, MarketplaceCatalog catalog, MarketplaceProperties properties,
-                      Clock clock) {
+    ProviderTelemetry(ProviderTelemetryStore store, MarketplaceCatalog catalog, ReportSources sources,
+                      MarketplaceProperties properties, Clock clock) {
         super("telemetry", properties.telemetry().publishInterval(), catalog);
         this.store = store;
         this.catalog = catalog;
+        this.sources = sources;
         this.settings = properties.telemetry();
-        this.quota = new TelemetryQuota(settings.reportsPerSource(), settings.sourcePeriod().toNanos(),
-                properties.maxRateLimitedClients(), System::nanoTime);
+        this.quotas = new ReportQuotas(settings.reportsPerSource(), settings.sourcePeriod(),
+                properties.reportSourcesPerProvider());
         this.clock = clock;
     }
 
@@ -53,22 +62,31 @@ class ProviderTelemetry extends PublishedReports {
         }
     }
 
-    /** Records the reports the quota admits from {@code address}; returns how many. */
-    int record(List<ClientTelemetry.Event> events, String address) {
+    /** Records the reports of {@code sender} that their sources' quotas admit. */
+    Recorded record(List<ClientTelemetry.Event> events, ReportSources.Sender sender) {
         Instant now = clock.instant();
+        Map<String, ReportSource> sourceOn = new HashMap<>();
         List<ProviderTelemetryStore.Sample> samples = new ArrayList<>();
+        int verified = 0;
         for (ClientTelemetry.Event event : events) {
             ClientTelemetry.RequestReport report = event.report();
-            if (report != null && quota.admit(report.agentId(), address, report.providerId())) {
+            if (report == null) {
+                continue;
+            }
+            ReportSource source = sourceOn.computeIfAbsent(report.providerId(), id -> catalog.current().find(id)
+                    .map(provider -> sources.sourceOn(sender, provider))
+                    .orElseGet(() -> new ReportSource.Network(sender.network())));
+            if (quotas.admit(report.providerId(), source)) {
                 samples.add(new ProviderTelemetryStore.Sample(report.providerId(), now, report.latencyMs(),
-                        report.httpStatus(), report.cost()));
+                        report.httpStatus(), report.cost(), source.wallet()));
+                verified += source.wallet() == null ? 0 : 1;
             }
         }
         store.record(samples);
         if (!samples.isEmpty()) {
             recorded();
         }
-        return samples.size();
+        return new Recorded(samples.size(), verified);
     }
 
     @Override

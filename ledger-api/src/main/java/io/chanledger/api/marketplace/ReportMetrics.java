@@ -12,7 +12,8 @@ import org.springframework.stereotype.Component;
  * names per instance, the rest as {@code other}, since clients choose the names),
  * {@code chan.marketplace.probe.alerts{result}} ({@code reachable} / {@code unreachable}: what the
  * probe the alert caused found; {@code not_probed}: the provider was probed for an alert within
- * the cooldown; {@code reported_reachable}) and
+ * the cooldown; {@code reported_reachable}; a provider's own request to be checked again:
+ * {@code recheck_reachable}, {@code recheck_unreachable}, {@code recheck_not_probed}) and
  * {@code chan.marketplace.reports.refused{endpoint,code}}.
  */
 @Component

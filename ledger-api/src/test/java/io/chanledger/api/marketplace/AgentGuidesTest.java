@@ -157,7 +157,7 @@ class AgentGuidesTest {
                 .registeredAt(T0).approval("approved").approvalChangedAt(T0).online(true).onlineChangedAt(T0)
                 .modelsPublishedAt(T0).inferenceOnline(true).inferenceChangedAt(T0).build();
         return new ProviderView(row, List.of(new ModelPrice("chat-1", "Chat One", BigInteger.valueOf(3750),
-                BigInteger.valueOf(15000))), new ProviderView.Health(T0, 42L, 0, null), null, List.of(), null);
+                BigInteger.valueOf(15000))), new ProviderView.Health(T0, 42L, 0, null), null, List.of());
     }
 
     /** A catalog holding one snapshot, read without a database. */

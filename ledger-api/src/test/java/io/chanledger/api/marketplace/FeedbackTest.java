@@ -19,7 +19,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** {@code POST /api/feedback}: the rules of a report, the counts in the directory, the rate limit. */
+/**
+ * {@code POST /api/feedback} as the deployed agent client sends it, unsigned: the rules of a
+ * report, the counts in the directory (unverified, apart from the verified ones), the rate limit.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FeedbackTest extends LedgerIntegrationTest {
 
@@ -79,11 +82,15 @@ class FeedbackTest extends LedgerIntegrationTest {
             Http.Reply reply = feedback(body);
             assertThat(reply.status()).as(reply.body()).isEqualTo(202);
             assertThat(reply.json().path("recorded").asBoolean()).isTrue();
+            assertThat(reply.json().path("verified").asBoolean()).isFalse();
         }
 
-        fixture.awaitEntry(rated, e -> e.path("feedback").path("reports").asLong() == 6);
-        JsonNode feedback = fixture.directoryEntry(rated.id()).path("feedback");
-        assertThat(feedback.path("window").asText()).isEqualTo("PT168H");
+        fixture.awaitEntry(rated, e -> e.path("feedback").path("unverified").path("reports").asLong() == 6);
+        JsonNode all = fixture.directoryEntry(rated.id()).path("feedback");
+        assertThat(all.path("window").asText()).isEqualTo("PT168H");
+        assertThat(all.path("reports").asLong()).as("none verified").isZero();
+        assertThat(all.path("successRate").isNull()).isTrue();
+        JsonNode feedback = all.path("unverified");
         assertThat(feedback.path("successes").asLong()).isEqualTo(3);
         assertThat(feedback.path("failures").asLong()).isEqualTo(3);
         assertThat(feedback.path("successRate").decimalValue()).isEqualByComparingTo("0.5");
@@ -92,13 +99,15 @@ class FeedbackTest extends LedgerIntegrationTest {
         JsonNode directory = Http.get(baseUrl() + "/api/directory/providers").json();
         for (JsonNode entry : directory.path("providers")) {
             if (entry.path("id").asText().equals(rated.id())) {
-                assertThat(entry.path("feedback")).isEqualTo(feedback);
+                assertThat(entry.path("feedback").path("unverified")).isEqualTo(feedback);
             }
         }
         JsonNode none = fixture.directoryEntry(untouched.id()).path("feedback");
         assertThat(none.path("reports").asLong()).isZero();
         assertThat(none.path("successRate").isNull()).isTrue();
         assertThat(none.path("failureReasons").isEmpty()).isTrue();
+        assertThat(none.path("unverified").path("reports").asLong()).isZero();
+        assertThat(none.path("unverified").path("successRate").isNull()).isTrue();
     }
 
     @Test
@@ -109,8 +118,8 @@ class FeedbackTest extends LedgerIntegrationTest {
 
         assertThat(feedback(report(aged.id(), "success", null)).status()).isEqualTo(202);
 
-        fixture.awaitEntry(aged, e -> e.path("feedback").path("reports").asLong() == 1);
-        JsonNode feedback = fixture.directoryEntry(aged.id()).path("feedback");
+        fixture.awaitEntry(aged, e -> e.path("feedback").path("unverified").path("reports").asLong() == 1);
+        JsonNode feedback = fixture.directoryEntry(aged.id()).path("feedback").path("unverified");
         assertThat(feedback.path("failures").asLong()).isZero();
         assertThat(feedback.path("successRate").decimalValue()).isEqualByComparingTo("1");
         // the catalog may be rebuilt for another reason (telemetry) before the feedback's own

@@ -22,7 +22,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * {@code POST /api/validator/probe-alert}: an alert makes this service check the provider itself,
  * so it can hasten an unreachable provider's way out of the lists but never take an answering one
- * off them.
+ * off them. A provider's own request to be checked again (as it sends on a restart) is answered by
+ * the same check, which publishes its models and prices as they are now.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProbeAlertTest extends LedgerIntegrationTest {
@@ -35,6 +36,8 @@ class ProbeAlertTest extends LedgerIntegrationTest {
     private MarketplaceFixture.Registered failing;
     private MarketplaceFixture.Registered validated;
     private MarketplaceFixture.Registered pending;
+    private MarketplaceFixture.Registered restarted;
+    private MarketplaceFixture.Registered suspended;
 
     @BeforeAll
     void registerProviders() {
@@ -43,6 +46,10 @@ class ProbeAlertTest extends LedgerIntegrationTest {
         failing = fixture.register(b -> { }, "failing", null);
         validated = fixture.register(b -> { }, "validated", null);
         pending = fixture.register(b -> { }, "pending", null);
+        restarted = fixture.register(b -> { }, "restarted", null);
+        suspended = fixture.register(b -> { }, "suspended", null);
+        assertThat(Registrations.admin(baseUrl(), "POST", "/api/admin/providers/" + suspended.id() + "/suspend", "{}")
+                .status()).isEqualTo(200);
         for (MarketplaceFixture.Registered provider : new MarketplaceFixture.Registered[]{healthy, failing, validated}) {
             fixture.approve(provider);
             fixture.awaitEntry(provider, e -> e.path("status").path("online").asBoolean());
@@ -138,6 +145,36 @@ class ProbeAlertTest extends LedgerIntegrationTest {
         assertThat(reply.status()).isEqualTo(202);
         assertThat(reply.json().path("probed").asBoolean()).isFalse();
         assertThat(reply.json().has("reachable")).isFalse();
+    }
+
+    @Test
+    void aProvidersOwnRequestToBeCheckedAgainPublishesItsModelsAndPricesAsTheyAreNow() {
+        // pending: not polled, so only the request makes the directory read its prices again
+        String model = fixture.token + "-restarted";
+        restarted.stub().price(model, null, "0.002", "0.008").price(fixture.token + "-added", null, "0.001", "0");
+        double rechecks = alerts("recheck_reachable");
+
+        Http.Reply reply = send(alert(restarted.id(), restarted.stub().url() + "/v1/pricing", true));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(202);
+        assertThat(reply.json().path("probed").asBoolean()).isTrue();
+        assertThat(reply.json().path("reachable").asBoolean()).isTrue();
+        assertThat(reply.json().path("detail").asText()).contains("models and prices");
+        assertThat(alerts("recheck_reachable")).isEqualTo(rechecks + 1);
+        fixture.awaitEntry(restarted, e -> e.path("models").size() == 2);
+        JsonNode entry = fixture.directoryEntry(restarted.id());
+        assertThat(entry.path("models").toString()).contains(fixture.token + "-added", "\"0.002\"", "\"0.008\"");
+        assertThat(entry.path("approval").path("state").asText()).isEqualTo("pending");
+
+        Http.Reply again = send(alert(restarted.id(), restarted.stub().url() + "/v1/pricing/", true));
+        assertThat(again.status()).isEqualTo(202);
+        assertThat(again.json().path("probed").asBoolean()).as("once per cooldown").isFalse();
+    }
+
+    @Test
+    void aSuspendedProvidersRequestToBeCheckedAgainIsRefused() {
+        Reports.assertRefused(send(alert(suspended.id(), suspended.stub().url() + "/v1/pricing", true)), 404,
+                "provider_not_found");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -18,10 +18,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@code POST /api/telemetry} as the deployed agent client sends it after each paid request
- * ({@code {providerId, latencyMs, httpStatus, costUsdc, protocol, timestamp, agentId}}, fire and
- * forget): the reports become each provider's telemetry in the directory (latency percentiles,
- * failures by status, paid volume) and its quality score, without anything about the agent; one
- * agent and one address move at most their share; bad reports are 4xx and record nothing.
+ * ({@code {providerId, latencyMs, httpStatus, costUsdc, protocol, timestamp, agentId}}, unsigned,
+ * fire and forget): the reports become each provider's unverified telemetry in the directory
+ * (latency percentiles, failures by status or without one, paid volume), shown apart and in no
+ * quality score, without anything about the agent; one source network moves at most its share,
+ * whatever agent ids it invents; bad reports are 4xx and record nothing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProviderTelemetryTest extends LedgerIntegrationTest {
@@ -68,7 +69,7 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void reportsOfPaidRequestsBecomeTheProvidersTelemetryAndQualityScore() {
+    void unsignedReportsOfPaidRequestsAreTheProvidersUnverifiedTelemetryAndMoveNoScore() {
         String agentId = "agent-" + UUID.randomUUID();
         List<String> reports = List.of(
                 report(observed.id(), "100", 200, "\"0.0042\"", agentId),
@@ -78,27 +79,31 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
                 report(observed.id(), "500", 200, "0.2", agentId + "-5"),
                 report(observed.id(), "600", 200, "\"0\"", agentId + "-6"),
                 report(observed.id(), "700", 502, "0", agentId + "-7"),
-                report(observed.id(), "5000", 502, "\"0.000001\"", agentId + "-8"));
+                report(observed.id(), "5000", 0, "\"0.000001\"", agentId + "-8"));
         for (String body : reports) {
             Http.Reply reply = post(Reports.newClient(), body);
             assertThat(reply.status()).as(reply.body()).isEqualTo(202);
             assertThat(reply.json().path("recorded").asInt()).isEqualTo(1);
+            assertThat(reply.json().path("verified").asInt()).isZero();
         }
 
-        fixture.awaitEntry(observed, e -> e.path("telemetry").path("requests").asLong() == 8);
+        fixture.awaitEntry(observed, e -> e.path("telemetry").path("unverified").path("requests").asLong() == 8);
         JsonNode entry = fixture.directoryEntry(observed.id());
-        JsonNode telemetry = entry.path("telemetry");
-        assertThat(telemetry.path("window").asText()).isEqualTo("PT24H");
+        assertThat(entry.path("telemetry").path("window").asText()).isEqualTo("PT24H");
+        assertThat(entry.path("telemetry").path("requests").asLong()).as("none verified").isZero();
+        assertThat(entry.path("telemetry").path("wallets").asLong()).isZero();
+        JsonNode telemetry = entry.path("telemetry").path("unverified");
         assertThat(telemetry.path("failures").asLong()).isEqualTo(2);
         assertThat(telemetry.path("failureRate").decimalValue()).isEqualByComparingTo("0.25");
-        assertThat(telemetry.path("failuresByStatus").toString()).isEqualTo("{\"502\":2}");
+        assertThat(telemetry.path("failuresByStatus").toString()).isEqualTo("{\"502\":1}");
+        assertThat(telemetry.path("failuresWithoutStatus").asLong()).as("httpStatus 0: no HTTP answer").isEqualTo(1);
         assertThat(telemetry.path("latencyMs").path("p50").asLong()).as("the fourth of eight, 399.6 rounded")
                 .isEqualTo(400);
         assertThat(telemetry.path("latencyMs").path("p95").asLong()).isEqualTo(5000);
         assertThat(telemetry.path("paidVolume").asText()).as("base units, summed exactly")
                 .isEqualTo("315701");
-        // requests 0.75 (0.30), latency (20000-5000)/18000 (0.10), every health check passed (0.25)
-        assertThat(entry.path("qualityScore").decimalValue()).isEqualByComparingTo("0.859");
+        // unverified reports count in no score: every health check passed, quickly
+        assertThat(entry.path("qualityScore").decimalValue()).isEqualByComparingTo("1");
         assertThat(entry.toString()).doesNotContain(agentId);
 
         JsonNode listed = Http.get(baseUrl() + "/api/mcp/providers?online=false&model=" + fixture.token).json();
@@ -109,7 +114,7 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
             }
         }
         assertThat(provider).isNotNull();
-        assertThat(provider.path("qualityScore").decimalValue()).isEqualByComparingTo("0.859");
+        assertThat(provider.path("qualityScore").decimalValue()).isEqualByComparingTo("1");
         assertThat(provider.path("docsUrl").asText()).isEqualTo(observed.stub().url() + "/v1/docs");
         JsonNode compact = Http.get(baseUrl() + "/api/mcp/providers?online=false&format=compact&model="
                 + fixture.token).json();
@@ -117,7 +122,9 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
 
         List<String> columns = jdbc.queryForList("SELECT column_name FROM information_schema.columns "
                 + "WHERE table_name = 'marketplace_telemetry' ORDER BY column_name", String.class);
-        assertThat(columns).containsExactly("cost", "http_status", "latency_ms", "provider_id", "received_at");
+        assertThat(columns).containsExactly("cost", "http_status", "latency_ms", "provider_id", "received_at", "wallet");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM marketplace_telemetry WHERE provider_id = ? "
+                + "AND wallet IS NOT NULL", Long.class, observed.id())).as("nothing about the sender").isZero();
     }
 
     @Test
@@ -132,30 +139,35 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void oneAgentAndOneAddressEachCountAtMostTheirShareOfAProvidersReports() {
-        String agent = "agent-" + UUID.randomUUID();
-        int recordedForOneAgent = 0;
-        for (int i = 0; i < 5; i++) {
-            Http.Reply reply = post(Reports.newClient(), report(flooded.id(), "50", 200, "\"1\"", agent));
-            assertThat(reply.status()).as("accepted whatever its weight").isEqualTo(202);
-            recordedForOneAgent += reply.json().path("recorded").asInt();
-        }
-        String client = Reports.newClient();
+    void oneSourceNetworkCountsAtMostItsShareOfAProvidersReportsWhateverAgentIdsItInvents() {
         StringBuilder manyAgents = new StringBuilder("[");
         for (int i = 0; i < 5; i++) {
             manyAgents.append(i == 0 ? "" : ",").append(report(flooded.id(), "50", 200, "\"1\"",
                     "agent-" + UUID.randomUUID()));
         }
-        Http.Reply fromOneAddress = post(client, manyAgents.append("]").toString());
+        Http.Reply fromOneAddress = post("192.0.2.10", manyAgents.append("]").toString());
+        int fromOneNetwork = 0;
+        for (int host = 1; host <= 5; host++) {
+            Http.Reply reply = post("198.51.100." + host, report(flooded.id(), "50", 200, "\"1\"", "agent-" + host));
+            assertThat(reply.status()).as("accepted whatever its weight").isEqualTo(202);
+            fromOneNetwork += reply.json().path("recorded").asInt();
+        }
+        String agent = "agent-" + UUID.randomUUID();
+        int oneAgentFromThreeNetworks = 0;
+        for (int network = 1; network <= 3; network++) {
+            oneAgentFromThreeNetworks += post("203.0." + network + ".1", report(flooded.id(), "50", 200, "\"1\"", agent))
+                    .json().path("recorded").asInt();
+        }
 
-        assertThat(recordedForOneAgent).isEqualTo(3);
         assertThat(fromOneAddress.status()).isEqualTo(202);
         assertThat(fromOneAddress.json().path("accepted").asInt()).isEqualTo(5);
         assertThat(fromOneAddress.json().path("recorded").asInt()).isEqualTo(3);
-        assertThat(rows(flooded.id())).isEqualTo(6);
-        fixture.awaitEntry(flooded, e -> e.path("telemetry").path("requests").asLong() == 6);
-        assertThat(fixture.directoryEntry(flooded.id()).path("telemetry").path("paidVolume").asText())
-                .isEqualTo("6000000");
+        assertThat(fromOneNetwork).as("five addresses of one /24").isEqualTo(3);
+        assertThat(oneAgentFromThreeNetworks).as("an agent id bounds nothing: anyone can send any").isEqualTo(3);
+        assertThat(rows(flooded.id())).isEqualTo(9);
+        fixture.awaitEntry(flooded, e -> e.path("telemetry").path("unverified").path("requests").asLong() == 9);
+        assertThat(fixture.directoryEntry(flooded.id()).path("telemetry").path("unverified").path("paidVolume")
+                .asText()).isEqualTo("9000000");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -167,6 +179,7 @@ class ProviderTelemetryTest extends LedgerIntegrationTest {
             "a cost that is not a number|`true`|200|100|costUsdc",
             "a cost above what a request costs|`\"10.000001\"`|200|100|costUsdc",
             "a status outside HTTP's|`\"0.01\"`|99|100|httpStatus",
+            "a negative status|`\"0.01\"`|-1|100|httpStatus",
             "a negative latency|`\"0.01\"`|200|-5|latencyMs",
             "a latency that is not a number|`\"0.01\"`|200|`\"fast\"`|latencyMs"})
     void aBadReportIsRefusedWithA400NamingTheFieldAndRecordsNothing(String what, String cost, int status,

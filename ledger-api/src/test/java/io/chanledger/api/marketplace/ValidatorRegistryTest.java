@@ -51,7 +51,7 @@ class ValidatorRegistryTest {
                 .approval(approved ? "approved" : "pending").approvalChangedAt(T0).online(online).onlineChangedAt(T0)
                 .modelsPublishedAt(T0).inferenceOnline(online).inferenceChangedAt(T0).build();
         return new ProviderView(row, List.of(new ModelPrice("m", "m", BigInteger.ONE, BigInteger.ONE)),
-                new ProviderView.Health(T0, 40L, 0, null), null, List.of(), null);
+                new ProviderView.Health(T0, 40L, 0, null), null, List.of());
     }
 
     @Test

@@ -141,6 +141,15 @@ public class ChannelBalanceRepository implements RowStore<ChannelBalance> {
     }
 
     /**
+     * Whether the ledger knows a channel from {@code consumer} to {@code provider} (lowercase
+     * addresses), in any state: a paying relationship between the two, which the chain shows.
+     */
+    public boolean hasChannel(String consumer, String provider) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM channel_balance "
+                + "WHERE consumer = ? AND provider = ?)", Boolean.class, consumer, provider));
+    }
+
+    /**
      * One page of channels matching {@code query}, in channel id order, starting after
      * {@code query.after()}; {@code atRiskExpiry} is the latest expiry that counts as at risk now.
      */

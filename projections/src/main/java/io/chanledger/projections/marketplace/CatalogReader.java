@@ -2,7 +2,6 @@ package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,10 +16,11 @@ import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reads the whole directory in seven queries (providers with health, contact and profile, models, history,
- * agents' reports over the last {@code feedbackWindow} counted per provider, their clients' reports
- * of paid requests over the last {@code telemetryWindow} aggregated per provider and by failed
- * status, the health checks of the last hour counted per provider).
+ * Reads the whole directory in nine queries (providers with health, contact and profile, models, history,
+ * agents' reports over the last {@code feedbackWindow} counted per provider and per verified wallet,
+ * their clients' reports of paid requests over the last {@code telemetryWindow} aggregated per
+ * provider, by failed status and per verified wallet (see {@link ReportSummaries}), the health
+ * checks of the last hour counted per provider with their latency).
  */
 public class CatalogReader {
 
@@ -102,17 +102,17 @@ public class CatalogReader {
                                     JdbcProviderDirectoryStore.instant(rs, "occurred_at"), rs.getString("kind"),
                                     rs.getString("detail")));
                 }, historyLimit);
-        Map<String, FeedbackSummary> feedback = new HashMap<>();
-        jdbc.query("SELECT provider_id, outcome, reason, COUNT(*) AS reports FROM marketplace_feedback "
-                + "WHERE received_at >= ? GROUP BY provider_id, outcome, reason", rs -> {
-                    feedback.merge(rs.getString("provider_id"), FeedbackSummary.counted(rs.getString("outcome"),
-                            rs.getString("reason"), rs.getLong("reports")), FeedbackSummary::plus);
-                }, JdbcProviderDirectoryStore.time(builtAt.minus(feedbackWindow)));
-        Map<String, TelemetrySummary> telemetry = telemetry(builtAt.minus(telemetryWindow));
+        Map<String, ProviderReports<FeedbackSummary>> feedback = ReportSummaries.feedback(jdbc,
+                builtAt.minus(feedbackWindow));
+        Map<String, ProviderReports<TelemetrySummary>> telemetry = ReportSummaries.telemetry(jdbc,
+                builtAt.minus(telemetryWindow));
         Map<String, CheckSummary> checks = new HashMap<>();
-        jdbc.query("SELECT provider_id, COUNT(*) AS checks, SUM(CASE WHEN ok THEN 1 ELSE 0 END) AS passed "
+        jdbc.query("SELECT provider_id, COUNT(*) AS checks, SUM(CASE WHEN ok THEN 1 ELSE 0 END) AS passed, "
+                + "PERCENTILE_DISC(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95 "
                 + "FROM marketplace_provider_latency WHERE checked_at >= ? GROUP BY provider_id", rs -> {
-                    checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed")));
+                    long p95 = rs.getLong("p95");
+                    checks.put(rs.getString("provider_id"), new CheckSummary(rs.getLong("checks"), rs.getLong("passed"),
+                            rs.wasNull() ? null : p95));
                 }, JdbcProviderDirectoryStore.time(builtAt.minus(CHECKS_WINDOW)));
         List<ProviderView> providers = jdbc.query("SELECT " + JdbcProviderDirectoryStore.columns("p") + ", h.last_checked, h.latency_ms, h.consecutive_failures, "
                 + "h.last_error, h.inference_failures, h.inference_error, c.contact, f.profile "
@@ -133,28 +133,5 @@ public class CatalogReader {
                             checks.get(row.providerId()), JdbcProviderDirectoryStore.profile(rs.getString("profile")));
                 });
         return new CatalogSnapshot(version, builtAt, providers.stream().sorted(LISTING_ORDER).toList());
-    }
-
-    private Map<String, TelemetrySummary> telemetry(Instant since) {
-        Map<String, TelemetrySummary> telemetry = new HashMap<>();
-        jdbc.query("SELECT provider_id, COUNT(*) AS requests, "
-                + "SUM(CASE WHEN http_status >= 400 THEN 1 ELSE 0 END) AS failures, "
-                + "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50, "
-                + "PERCENTILE_DISC(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95, "
-                + "SUM(cost) AS volume FROM marketplace_telemetry WHERE received_at >= ? GROUP BY provider_id", rs -> {
-                    BigDecimal volume = rs.getBigDecimal("volume");
-                    telemetry.put(rs.getString("provider_id"), new TelemetrySummary(rs.getLong("requests"),
-                            rs.getLong("failures"), Map.of(), rs.getLong("p50"), rs.getLong("p95"),
-                            volume == null ? BigInteger.ZERO : volume.toBigIntegerExact()));
-                }, JdbcProviderDirectoryStore.time(since));
-        Map<String, Map<Integer, Long>> failures = new HashMap<>();
-        jdbc.query("SELECT provider_id, http_status, COUNT(*) AS requests FROM marketplace_telemetry "
-                + "WHERE received_at >= ? AND http_status >= 400 GROUP BY provider_id, http_status", rs -> {
-                    failures.computeIfAbsent(rs.getString("provider_id"), k -> new HashMap<>())
-                            .put(rs.getInt("http_status"), rs.getLong("requests"));
-                }, JdbcProviderDirectoryStore.time(since));
-        failures.forEach((provider, byStatus) -> telemetry.computeIfPresent(provider,
-                (k, summary) -> summary.withFailures(byStatus)));
-        return telemetry;
     }
 }

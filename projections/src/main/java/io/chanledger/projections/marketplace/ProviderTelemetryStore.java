@@ -7,16 +7,22 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Agents' clients' reports of their paid requests, one row each, with nothing about who sent them
- * (no agent id, no address): the provider, when it was received, the latency the agent observed,
- * the HTTP status and what the request cost. Written straight to the table, like feedback: a
- * report is a signal about a provider, not a decision of it; rows past the telemetry window are
- * deleted. The directory reads the aggregates per provider (see {@link CatalogReader}).
+ * Agents' clients' reports of their paid requests, one row each: the provider, when it was
+ * received, the latency the agent observed, the HTTP status (none when the request got no HTTP
+ * answer) and what the request cost, and for a verified report the wallet that signed it, as for
+ * feedback ({@link ProviderFeedbackStore}); an unverified one keeps nothing about who sent it (no
+ * agent id, no address). Written straight to the table, like feedback: a report is a signal about
+ * a provider, not a decision of it; rows past the telemetry window are deleted. The directory
+ * reads the aggregates per provider (see {@link CatalogReader}).
  */
 public class ProviderTelemetryStore {
 
-    /** One paid request as reported: {@code cost} in USDC base units. */
-    public record Sample(String providerId, Instant receivedAt, long latencyMs, int httpStatus, BigInteger cost) {
+    /**
+     * One paid request as reported: {@code httpStatus} null when it got no HTTP answer, {@code cost}
+     * in USDC base units, {@code wallet} (lowercase) when verified, else null.
+     */
+    public record Sample(String providerId, Instant receivedAt, long latencyMs, Integer httpStatus, BigInteger cost,
+                         String wallet) {
     }
 
     private final JdbcTemplate jdbc;
@@ -29,10 +35,10 @@ public class ProviderTelemetryStore {
         if (samples.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate("INSERT INTO marketplace_telemetry (provider_id, received_at, latency_ms, http_status, cost) "
-                + "VALUES (?, ?, ?, ?, ?)", samples.stream().map(s -> new Object[]{s.providerId(),
+        jdbc.batchUpdate("INSERT INTO marketplace_telemetry (provider_id, received_at, latency_ms, http_status, cost, "
+                + "wallet) VALUES (?, ?, ?, ?, ?, ?)", samples.stream().map(s -> new Object[]{s.providerId(),
                 JdbcProviderDirectoryStore.time(s.receivedAt()), s.latencyMs(), s.httpStatus(),
-                new BigDecimal(s.cost())}).toList());
+                new BigDecimal(s.cost()), s.wallet()}).toList());
     }
 
     /** Deletes the reports received before {@code cutoff}; returns how many. */

@@ -10,13 +10,14 @@ import java.util.List;
  * Everything the marketplace knows about one provider, as the read endpoints render it: the
  * directory row, its models (ordered by id), the last health check, the contact given at
  * registration, the latest status history (oldest first), agents' reports over the feedback
- * window, their clients' reports of paid requests over the telemetry window, the health checks of
- * the last hour, the quality score computed from these three, and the profile it registered
- * (logo, website, streaming).
+ * window and their clients' reports of paid requests over the telemetry window (each verified and
+ * unverified apart), this service's health checks of the last hour, the quality score computed
+ * from these, and the profile it registered (logo, website, streaming).
  */
 public record ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
-                           List<HistoryEntry> history, FeedbackSummary feedback, TelemetrySummary telemetry,
-                           CheckSummary checks, ProviderProfile profile) {
+                           List<HistoryEntry> history, ProviderReports<FeedbackSummary> feedback,
+                           ProviderReports<TelemetrySummary> telemetry, CheckSummary checks,
+                           ProviderProfile profile) {
 
     /**
      * The last poll; {@code latencyMs} is the last successful one's. {@code consecutiveFailures} and
@@ -34,21 +35,21 @@ public record ProviderView(ProviderRow row, List<ModelPrice> models, Health heal
     public ProviderView {
         models = List.copyOf(models);
         history = List.copyOf(history);
-        feedback = feedback == null ? FeedbackSummary.NONE : feedback;
-        telemetry = telemetry == null ? TelemetrySummary.NONE : telemetry;
+        feedback = feedback == null ? ProviderReports.NO_FEEDBACK : feedback;
+        telemetry = telemetry == null ? ProviderReports.NO_TELEMETRY : telemetry;
         checks = checks == null ? CheckSummary.NONE : checks;
         profile = profile == null ? ProviderProfile.NONE : profile;
     }
 
-    /** A provider nothing was observed of yet (no telemetry, no health checks counted). */
+    /** A provider nothing was observed of yet (no reports, no health checks counted). */
     public ProviderView(ProviderRow row, List<ModelPrice> models, Health health, String contact,
-                        List<HistoryEntry> history, FeedbackSummary feedback) {
-        this(row, models, health, contact, history, feedback, null, null, null);
+                        List<HistoryEntry> history) {
+        this(row, models, health, contact, history, null, null, null, null);
     }
 
     /** 0 to 1, null while nothing is known ({@link QualityScore}). */
     public BigDecimal qualityScore() {
-        return QualityScore.of(feedback, telemetry, checks);
+        return QualityScore.of(checks, feedback.votes(), telemetry.votes());
     }
 
     public String id() {

@@ -9,14 +9,16 @@ import java.util.TreeMap;
 
 /**
  * What agents' clients reported of their paid requests to one provider over the telemetry window:
- * how many, how many failed (HTTP status 400 or above) and with which status, the latency agents
- * observed (median and 95th percentile, null without requests) and the paid volume in USDC base
- * units. Statuses are in ascending order, so every instance renders the same bytes.
+ * how many, how many failed (HTTP status 400 or above, or no HTTP answer at all) and with which
+ * status ({@code failuresWithoutStatus}: no answer), the latency agents observed (median and 95th
+ * percentile, null without requests) and the paid volume in USDC base units. Statuses are in
+ * ascending order, so every instance renders the same bytes.
  */
-public record TelemetrySummary(long requests, long failures, Map<Integer, Long> failuresByStatus, Long latencyP50Ms,
-                               Long latencyP95Ms, BigInteger paidVolume) {
+public record TelemetrySummary(long requests, long failures, Map<Integer, Long> failuresByStatus,
+                               long failuresWithoutStatus, Long latencyP50Ms, Long latencyP95Ms,
+                               BigInteger paidVolume) {
 
-    public static final TelemetrySummary NONE = new TelemetrySummary(0, 0, Map.of(), null, null, BigInteger.ZERO);
+    public static final TelemetrySummary NONE = new TelemetrySummary(0, 0, Map.of(), 0, null, null, BigInteger.ZERO);
 
     public TelemetrySummary {
         failuresByStatus = Collections.unmodifiableMap(new TreeMap<>(failuresByStatus));
@@ -33,6 +35,7 @@ public record TelemetrySummary(long requests, long failures, Map<Integer, Long> 
     }
 
     TelemetrySummary withFailures(Map<Integer, Long> byStatus) {
-        return new TelemetrySummary(requests, failures, byStatus, latencyP50Ms, latencyP95Ms, paidVolume);
+        return new TelemetrySummary(requests, failures, byStatus, failuresWithoutStatus, latencyP50Ms, latencyP95Ms,
+                paidVolume);
     }
 }
