@@ -100,7 +100,9 @@ class AgentDocs {
                     nothing, as do parameters the service does not accept. The answer is a chat completion whose
                     assistant message content is the service's result as JSON text. No streaming ("stream": true
                     is refused). Each request holds, and on success is charged, its price; a failed service
-                    (502 upstream_error, or 504 upstream_timeout) costs nothing. /v1/pricing publishes a service's price per request as
+                    (502 upstream_error, also for an answer that is no result: empty, not JSON, {}, an error
+                    object, or not what the provider declared; or 504 upstream_timeout) costs nothing.
+                    /v1/pricing publishes a service's price per request as
                     inputPer1kTokens with outputPer1kTokens "0", so budget each voucher as your previous amount
                     plus inputPer1kTokens x 1.2; for a service priced per unit that is its highest price, and
                     its actual price (units x price per unit) is what it holds and charges.

@@ -39,7 +39,8 @@ import org.springframework.web.bind.annotation.RestController;
  * output allowance, the request goes upstream exactly as the client sent it, and the request is
  * settled at its actual cost. An answer that costs more than the voucher covers is delivered and
  * charged what the voucher covers. A failed upstream call, and a 200 that is not an answer (an
- * error object, no message content, a service's body that is not JSON), is settled at zero: the
+ * error object, no message content; a service's empty, non-JSON or error answer, or one its
+ * model's answer schema refuses: {@link HttpServiceUpstream}), is settled at zero: the
  * voucher stays accepted, nothing is charged. A call past its upstream's deadline is aborted and
  * answered 504 {@code upstream_timeout}. Whatever ends a request, its hold is settled or released
  * before the request returns, so that it never blocks the channel (or its close) after it.
@@ -309,7 +310,7 @@ class ChatCompletionsController {
         try {
             String content;
             try {
-                content = service.call(parameters);
+                content = service.call(parameters, rate.service());
             } catch (RuntimeException failure) {
                 settling = true;
                 metering.settle(receipt, BigInteger.ZERO);

@@ -77,12 +77,15 @@ public record GatewayProperties(
      * {@code upstream} names one of {@code chan.gateway.upstreams} (none: the default upstream).
      * A model of an {@code http} upstream declares its {@code parameters} as a JSON Schema (JSON
      * text), an {@code example} of them (JSON text, checked against the schema at start-up) and a
-     * one-line {@code description} for the docs. {@code created} is the epoch second
-     * {@code /v1/models} reports.
+     * one-line {@code description} for the docs; it may declare what a valid answer is,
+     * {@code answerSchema}, a JSON Schema (JSON text, checked at start-up) that the service's
+     * answer must match to be charged. {@code created} is the epoch second {@code /v1/models}
+     * reports.
      */
     public record Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created,
                         String upstream, String pricing, String price, String unitParameter, String pricePerUnit,
-                        Long minUnits, Long maxUnits, String parameters, String example, String description) {
+                        Long minUnits, Long maxUnits, String parameters, String example, String description,
+                        String answerSchema) {
 
         @ConstructorBinding
         public Model {
@@ -91,7 +94,7 @@ public record GatewayProperties(
         /** A token-priced (or, with output price 0, flat-priced) model of the default upstream. */
         public Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created) {
             this(id, name, inputPer1kTokens, outputPer1kTokens, created, null, null, null, null, null, null, null,
-                    null, null, null);
+                    null, null, null, null);
         }
     }
 

@@ -37,11 +37,14 @@ import java.util.regex.Pattern;
  * A non-chat service behind plain HTTP: a request's validated parameters become one HTTP call
  * (placeholders in the URL, then the query string or a JSON body), and the answer becomes the
  * assistant message's content: the upstream's JSON as compact JSON text, so that the content always
- * parses as JSON. An answer that is not JSON (an HTML error page behind a 200, a malformed or
- * empty body) is no result: it fails like a failure status. The whole call, answer included, must
- * end within the timeout (past it the exchange is cancelled) and the answer stay within its size
- * limit; otherwise it fails too, and a failed request costs nothing. The API key goes in
- * its header and nowhere else: failures say what happened, never what was sent or answered.
+ * parses as JSON. An answer that is not a result fails like a failure status, as a chat
+ * upstream's 200 without an answer does: an empty body, one that is not JSON (an HTML error page
+ * behind a 200, a malformed body), JSON {@code null}, an empty object, an object with a top-level
+ * {@code error} member (other than {@code null} or {@code false}), and an answer that does not
+ * match the answer schema its model declares. The whole call, answer included, must end within
+ * the timeout (past it the exchange is cancelled) and the answer stay within its size limit;
+ * otherwise it fails too, and a failed request costs nothing. The API key goes in its header and
+ * nowhere else: failures say what happened, never what was sent or answered.
  */
 final class HttpServiceUpstream {
 
@@ -175,8 +178,11 @@ final class HttpServiceUpstream {
         return placeholders;
     }
 
-    /** Calls the service; answers the assistant message's content, or throws {@link Upstream.UpstreamException}. */
-    String call(ObjectNode parameters) {
+    /**
+     * Calls the service for a request of the model {@code declaration} describes; answers the
+     * assistant message's content, or throws {@link Upstream.UpstreamException}.
+     */
+    String call(ObjectNode parameters, ServiceParameters declaration) {
         ObjectNode rest = parameters.deepCopy();
         StringBuilder target = new StringBuilder();
         Matcher matcher = PLACEHOLDER.matcher(url);
@@ -201,7 +207,7 @@ final class HttpServiceUpstream {
         } catch (IllegalArgumentException e) {
             throw new Upstream.UpstreamException("the parameters do not make a valid URL for the service", null);
         }
-        return answer(send(request(uri, body)));
+        return answer(send(request(uri, body)), declaration);
     }
 
     private HttpRequest request(URI uri, byte[] body) {
@@ -247,7 +253,7 @@ final class HttpServiceUpstream {
         }
     }
 
-    private String answer(HttpResponse<byte[]> response) {
+    private String answer(HttpResponse<byte[]> response, ServiceParameters declaration) {
         if (failure(response.statusCode())) {
             throw new Upstream.UpstreamException("the service answered HTTP " + response.statusCode(), null);
         }
@@ -259,6 +265,9 @@ final class HttpServiceUpstream {
         } catch (CharacterCodingException e) {
             throw new Upstream.UpstreamException("the service's answer is not UTF-8 text", null);
         }
+        if (text.isBlank()) {
+            throw new Upstream.UpstreamException("the service's answer is empty", null);
+        }
         JsonNode parsed;
         try {
             parsed = json.readTree(text);
@@ -269,11 +278,38 @@ final class HttpServiceUpstream {
             // an HTML error page, a truncated or malformed body: not a result the agent can use
             throw new Upstream.UpstreamException("the service's answer is not JSON", null);
         }
+        String noResult = noResult(parsed);
+        if (noResult != null) {
+            throw new Upstream.UpstreamException(noResult, null);
+        }
+        List<String> violations = declaration.answerViolations(parsed);
+        if (!violations.isEmpty()) {
+            throw new Upstream.UpstreamException("the service's answer does not match the model's answer schema: "
+                    + ServiceParameters.describe(violations), null);
+        }
         try {
             return json.writeValueAsString(parsed);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Why a JSON answer is no result although it came as one (what a service sends with a 200
+     * when it has nothing, or only an error, to give); null when it is a result.
+     */
+    private static String noResult(JsonNode answer) {
+        if (answer.isNull()) {
+            return "the service answered null, not a result";
+        }
+        if (answer.isObject() && answer.isEmpty()) {
+            return "the service answered an empty object, not a result";
+        }
+        JsonNode error = answer.get("error");
+        if (error != null && !error.isNull() && !(error.isBoolean() && !error.booleanValue())) {
+            return "the service answered an error object, not a result";
+        }
+        return null;
     }
 
     private boolean failure(int status) {

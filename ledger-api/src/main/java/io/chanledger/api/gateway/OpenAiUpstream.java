@@ -206,8 +206,10 @@ final class OpenAiUpstream implements Upstream {
      * upstream has kept the reader waiting longer than allowed (the first byte, then each next
      * line) or the stream has run past its whole limit. Time the relay spends between reads
      * (writing to a slow client, asking the ledger for more hold) does not count as the
-     * upstream's silence. At most one check is scheduled at a time; each reschedules itself for
-     * the earliest moment a limit could next be passed.
+     * upstream's silence. At most one check is pending at a time, due no later than the earliest
+     * moment a limit could be passed: each check reschedules itself for the next such moment, and
+     * a wait that starts with a nearer limit than the pending check's (the idle limit, once the
+     * first line came before a longer first-byte limit) brings the check forward.
      */
     private final class StreamWatch implements Runnable {
         private final InputStream body;
@@ -217,7 +219,9 @@ final class OpenAiUpstream implements Upstream {
         private volatile boolean waiting;
         private volatile boolean done;
         private volatile String expired;
-        private volatile ScheduledFuture<?> check;
+        /** The pending check and when it is due (a {@link System#nanoTime()}); guarded by this watch. */
+        private ScheduledFuture<?> check;
+        private volatile long checkAt;
 
         /** Starts watching a stream sent at {@code started}, waiting for its first byte. */
         StreamWatch(InputStream body, long started) {
@@ -226,14 +230,18 @@ final class OpenAiUpstream implements Upstream {
             this.quietLimit = deadlines.streamFirstByte();
             this.quietBy = started + quietLimit.toNanos();
             this.waiting = true;
-            schedule(Math.min(quietBy, endBy) - System.nanoTime());
+            checkBy(earlier(quietBy, endBy));
         }
 
         /** The reader waits for the next line: from now, the upstream has {@code streamIdle} to send it. */
         void awaiting() {
             quietLimit = deadlines.streamIdle();
-            quietBy = System.nanoTime() + quietLimit.toNanos();
+            long by = System.nanoTime() + quietLimit.toNanos();
+            quietBy = by;
             waiting = true;
+            if (by - checkAt < 0) {
+                checkBy(by); // rare: only a limit nearer than the pending check's takes the lock
+            }
         }
 
         /** The upstream sent an event; the reader is not waiting for it any more. */
@@ -241,11 +249,10 @@ final class OpenAiUpstream implements Upstream {
             waiting = false;
         }
 
-        void stop() {
+        synchronized void stop() {
             done = true;
-            ScheduledFuture<?> pending = check;
-            if (pending != null) {
-                pending.cancel(false);
+            if (check != null) {
+                check.cancel(false);
             }
         }
 
@@ -255,10 +262,11 @@ final class OpenAiUpstream implements Upstream {
         }
 
         @Override
-        public void run() {
+        public synchronized void run() {
             if (done) {
                 return;
             }
+            check = null;
             long now = System.nanoTime();
             if (now - endBy >= 0) {
                 expire("the upstream stream ran past its limit of " + deadlines.stream().toMillis() + " ms");
@@ -266,8 +274,7 @@ final class OpenAiUpstream implements Upstream {
                 expire("the upstream sent nothing for " + quietLimit.toMillis() + " ms");
             } else {
                 // not waiting now: a wait that starts later cannot pass its limit before now + streamIdle
-                long next = waiting ? quietBy : now + deadlines.streamIdle().toNanos();
-                schedule(Math.min(next, endBy) - now);
+                checkBy(earlier(waiting ? quietBy : now + deadlines.streamIdle().toNanos(), endBy));
             }
         }
 
@@ -276,11 +283,20 @@ final class OpenAiUpstream implements Upstream {
             closeQuietly(body);
         }
 
-        private void schedule(long delayNanos) {
-            check = WATCHDOG.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-            if (done) {
-                check.cancel(false); // stopped meanwhile: stop() may have cancelled the previous check only
+        /** Has a check run by {@code at}: keeps the pending one if it is due by then, else replaces it. */
+        private synchronized void checkBy(long at) {
+            if (done || check != null && checkAt - at <= 0) {
+                return;
             }
+            if (check != null) {
+                check.cancel(false);
+            }
+            checkAt = at;
+            check = WATCHDOG.schedule(this, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+
+        private static long earlier(long a, long b) {
+            return a - b <= 0 ? a : b;
         }
     }
 

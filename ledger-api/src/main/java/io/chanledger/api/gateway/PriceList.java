@@ -59,7 +59,7 @@ final class PriceList {
      * (docs/protocol.md §D.1): its input price is the price of one request, whatever its tokens. A model
      * priced per unit publishes its highest price per request, since that is what clients
      * budget a request at. {@code service} is set for a model of an HTTP upstream: the parameters
-     * it takes.
+     * it takes and, if declared, the answers it gives.
      */
     record ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created,
                      Pricing pricing, Units units, ServiceParameters service, String upstream) {
@@ -140,9 +140,13 @@ final class PriceList {
             }
             String name = GatewayProperties.blank(model.name()) ? model.id() : model.name();
             long created = model.created() == null ? defaultCreated : model.created();
+            if (GatewayProperties.blank(model.parameters()) && !GatewayProperties.blank(model.answerSchema())) {
+                throw new IllegalStateException("chan.gateway.models[" + model.id() + "].answer-schema is for models "
+                        + "of an http upstream, which declare their parameters");
+            }
             ServiceParameters service = GatewayProperties.blank(model.parameters()) ? null
                     : ServiceParameters.declare(model.id(), model.parameters(), model.example(), model.description(),
-                    json);
+                    model.answerSchema(), json);
             ModelRate rate = switch (Pricing.of(model.id(), model.pricing())) {
                 case TOKENS -> new ModelRate(model.id(), name,
                         price(model, "input-per-1k-tokens", model.inputPer1kTokens()),

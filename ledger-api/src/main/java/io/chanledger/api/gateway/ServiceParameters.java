@@ -10,15 +10,16 @@ import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
 /**
  * What a non-chat service takes: its parameters' JSON Schema (draft 2020-12, an object at the
- * top), an example of them, and a line describing it. Parsed and checked once at start-up: a
- * schema that is not JSON, not a valid schema or not of an object, or an example that it refuses,
- * stops the start with a message naming the model.
+ * top), an example of them, and a line describing it; and, when the provider declares it, what a
+ * valid answer is: the JSON Schema of the service's answer, which an answer must match to be
+ * charged. Parsed and checked once at start-up: a schema that is not JSON or not a valid schema,
+ * a parameters' schema not of an object, or an example that it refuses, stops the start with a
+ * message naming the model.
  */
 final class ServiceParameters {
 
@@ -31,16 +32,20 @@ final class ServiceParameters {
     private final JsonSchema schema;
     private final ObjectNode example;
     private final String description;
+    /** The schema of a valid answer; null when the provider declared none. */
+    private final JsonSchema answerSchema;
 
-    private ServiceParameters(ObjectNode schemaNode, JsonSchema schema, ObjectNode example, String description) {
+    private ServiceParameters(ObjectNode schemaNode, JsonSchema schema, ObjectNode example, String description,
+                              JsonSchema answerSchema) {
         this.schemaNode = schemaNode;
         this.schema = schema;
         this.example = example;
         this.description = description;
+        this.answerSchema = answerSchema;
     }
 
     static ServiceParameters declare(String model, String schemaText, String exampleText, String description,
-                                     ObjectMapper json) {
+                                     String answerSchemaText, ObjectMapper json) {
         String where = "chan.gateway.models[" + model + "]";
         if (GatewayProperties.blank(schemaText)) {
             throw new IllegalStateException(where + ".parameters: a model of an http upstream declares its "
@@ -52,16 +57,14 @@ final class ServiceParameters {
             throw new IllegalStateException(where + ".parameters must be a JSON Schema of an object "
                     + "(\"type\": \"object\" with \"properties\")");
         }
-        Set<ValidationMessage> schemaProblems = SCHEMAS.getSchema(SchemaLocation.of(SchemaId.V202012))
-                .validate(schemaNode);
-        if (!schemaProblems.isEmpty()) {
-            throw new IllegalStateException(where + ".parameters is not a valid JSON Schema: " + describe(schemaProblems));
-        }
-        JsonSchema schema;
-        try {
-            schema = SCHEMAS.getSchema(schemaNode);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(where + ".parameters is not a usable JSON Schema: " + e.getMessage());
+        JsonSchema schema = compile(where + ".parameters", schemaNode);
+        JsonSchema answerSchema = null;
+        if (!GatewayProperties.blank(answerSchemaText)) {
+            JsonNode answerNode = parse(where + ".answer-schema", answerSchemaText, json);
+            if (!answerNode.isObject()) {
+                throw new IllegalStateException(where + ".answer-schema must be a JSON Schema object");
+            }
+            answerSchema = compile(where + ".answer-schema", answerNode);
         }
         if (GatewayProperties.blank(exampleText)) {
             throw new IllegalStateException(where + ".example: give an example of the parameters (JSON), for the docs");
@@ -76,7 +79,21 @@ final class ServiceParameters {
                     + describe(exampleProblems));
         }
         return new ServiceParameters(schemaObject, schema, exampleObject,
-                GatewayProperties.blank(description) ? "" : description.strip());
+                GatewayProperties.blank(description) ? "" : description.strip(), answerSchema);
+    }
+
+    /** {@code schemaNode} as a schema to validate with, once it is a valid draft 2020-12 schema. */
+    private static JsonSchema compile(String where, JsonNode schemaNode) {
+        Set<ValidationMessage> schemaProblems = SCHEMAS.getSchema(SchemaLocation.of(SchemaId.V202012))
+                .validate(schemaNode);
+        if (!schemaProblems.isEmpty()) {
+            throw new IllegalStateException(where + " is not a valid JSON Schema: " + describe(schemaProblems));
+        }
+        try {
+            return SCHEMAS.getSchema(schemaNode);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(where + " is not a usable JSON Schema: " + e.getMessage());
+        }
     }
 
     private static JsonNode parse(String where, String text, ObjectMapper json) {
@@ -89,7 +106,16 @@ final class ServiceParameters {
 
     /** The violations of {@code parameters}, in a stable order; empty when they are valid. */
     List<String> violations(JsonNode parameters) {
-        return schema.validate(parameters).stream().map(ValidationMessage::getMessage).sorted().toList();
+        return sorted(schema.validate(parameters));
+    }
+
+    /** The violations of a service's {@code answer} of its declared schema; empty when it declares none. */
+    List<String> answerViolations(JsonNode answer) {
+        return answerSchema == null ? List.of() : sorted(answerSchema.validate(answer));
+    }
+
+    private static List<String> sorted(Set<ValidationMessage> problems) {
+        return problems.stream().map(ValidationMessage::getMessage).sorted().toList();
     }
 
     static String describe(List<String> violations) {
@@ -99,7 +125,7 @@ final class ServiceParameters {
     }
 
     private static String describe(Set<ValidationMessage> problems) {
-        return describe(problems.stream().map(ValidationMessage::getMessage).sorted(Comparator.naturalOrder()).toList());
+        return describe(sorted(problems));
     }
 
     ObjectNode schema() {

@@ -78,6 +78,19 @@ class ServiceDeclarationTest {
         assertThat(lease.unitsProblem(JSON.readTree("{\"minutes\":61,\"country\":\"US\"}"))).contains("1 to 60");
         assertThat(lease.unitsProblem(JSON.readTree("{\"minutes\":60,\"country\":\"US\"}"))).isNull();
         assertThat(lease.service().violations(JSON.readTree("{\"minutes\":\"ten\"}"))).hasSize(2);
+        assertThat(lease.service().answerViolations(JSON.readTree("{}"))).as("no answer schema declared").isEmpty();
+    }
+
+    @Test
+    void aDeclaredAnswerSchemaIsWhatAnAnswerMustMatch() throws Exception {
+        PriceList.ModelRate lease = PriceList.of(bind(settings(Map.of("chan.gateway.models[0].answer-schema",
+                "{\"type\":\"object\",\"required\":[\"endpoint\"],\"properties\":{\"endpoint\":{\"type\":\"string\"}}}"))),
+                0, JSON).model("lease").orElseThrow();
+
+        assertThat(lease.service().answerViolations(JSON.readTree("{\"endpoint\":\"vpn.example:51820\"}"))).isEmpty();
+        assertThat(lease.service().answerViolations(JSON.readTree("{\"endpoint\":7}"))).singleElement()
+                .asString().contains("$.endpoint");
+        assertThat(lease.service().answerViolations(JSON.readTree("[]"))).isNotEmpty();
     }
 
     @Test
@@ -111,6 +124,17 @@ class ServiceDeclarationTest {
         assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "",
                 "chan.gateway.models[0].pricing", "flat", "chan.gateway.models[0].price", "0.01")))
                 .hasMessageContaining("parameters and per-unit pricing are for models of an http upstream");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].answer-schema", "{\"type\": ")))
+                .hasMessageContaining("chan.gateway.models[lease].answer-schema is not valid JSON");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].answer-schema", "{\"type\": \"thing\"}")))
+                .hasMessageContaining("chan.gateway.models[lease].answer-schema is not a valid JSON Schema");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].answer-schema", "[]")))
+                .hasMessageContaining("chan.gateway.models[lease].answer-schema must be a JSON Schema");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "",
+                "chan.gateway.models[0].pricing", "flat", "chan.gateway.models[0].price", "0.01",
+                "chan.gateway.models[0].parameters", "", "chan.gateway.models[0].example", "",
+                "chan.gateway.models[0].answer-schema", "{\"type\": \"object\"}")))
+                .hasMessageContaining("chan.gateway.models[lease].answer-schema is for models of an http upstream");
     }
 
     @Test
@@ -131,16 +155,21 @@ class ServiceDeclarationTest {
         String marker = "m" + System.nanoTime();
         ObjectNode parameters = JSON.createObjectNode().put("country", "FR").put("marker", marker);
 
-        String answer = HttpServiceUpstream.of(properties.upstreams().get(0), JSON).call(parameters);
+        ServiceParameters declaration = ServiceParameters.declare("probe", "{\"type\":\"object\",\"properties\":{}}",
+                "{}", null, null, JSON);
+
+        String answer = HttpServiceUpstream.of(properties.upstreams().get(0), JSON).call(parameters, declaration);
 
         assertThat(JSON.readTree(answer).path("country").asText()).isEqualTo("FR");
         ServiceStub.Received received = stub.find(r -> marker.equals(queryValue(r.query()))).orElseThrow();
         assertThat(received.header("Authorization")).isEqualTo("Bearer file-key-31415");
         assertThat(received.query()).isEqualTo("marker=" + marker);
-        assertThatThrownBy(() -> HttpServiceUpstream.of(properties.upstreams().get(1), JSON).call(parameters))
+        assertThatThrownBy(() -> HttpServiceUpstream.of(properties.upstreams().get(1), JSON).call(parameters,
+                declaration))
                 .isInstanceOf(Upstream.UpstreamException.class).hasMessage("the service answered HTTP 404");
         // a status that is not a failure makes its body the answer, if it is one: this 404's text is not JSON
-        assertThatThrownBy(() -> HttpServiceUpstream.of(properties.upstreams().get(2), JSON).call(parameters))
+        assertThatThrownBy(() -> HttpServiceUpstream.of(properties.upstreams().get(2), JSON).call(parameters,
+                declaration))
                 .isInstanceOf(Upstream.UpstreamException.class).hasMessage("the service's answer is not JSON");
     }
 
@@ -164,6 +193,9 @@ class ServiceDeclarationTest {
         PriceList.ModelRate wordCount = prices.model("word-count").orElseThrow();
         assertThat(wordCount.pricing()).isEqualTo(PriceList.Pricing.FLAT);
         assertThat(wordCount.inputPer1k()).isEqualTo(BigInteger.valueOf(1_000));
+        assertThat(wordCount.service().answerViolations(JSON.readTree("{\"words\":4,\"characters\":19,\"lines\":2}")))
+                .as("the word count's answer is what its model declares").isEmpty();
+        assertThat(wordCount.service().answerViolations(JSON.readTree("{\"words\":\"four\"}"))).isNotEmpty();
         assertThat(upstreams.service(wordCount)).hasToString(
                 "HttpServiceUpstream[word-count: POST http://127.0.0.1:8082/demo/word-count]");
         PriceList.ModelRate lease = prices.model("relay-lease").orElseThrow();

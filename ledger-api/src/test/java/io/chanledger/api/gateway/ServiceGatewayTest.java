@@ -16,6 +16,7 @@ import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.OpenChannel;
+import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
@@ -217,6 +218,54 @@ class ServiceGatewayTest extends LedgerIntegrationTest {
         assertThat(output.getAll()).doesNotContain(SERVICE_KEY);
         assertThat(answers.toString()).doesNotContain(SERVICE_KEY).contains("upstream_error");
         assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
+    }
+
+    /**
+     * A 200 that is no result (an empty body, JSON null, {@code {}}, an {@code error} object, an
+     * answer that page-fetch's declared answer schema refuses) is a failure, as a chat upstream's
+     * is: 502, settled at zero, not kept for its voucher. Each voucher stays accepted (sent again
+     * it is refused, not answered), and the failures took none of the room its amount left: the
+     * next nonce at the same amount pays for a valid request in full.
+     */
+    @Test
+    void aServiceAnswerThatIsNoResultIsA502ChargedNothingAndNotKept() {
+        DigestSigner consumer = TestKeys.wallet("service-non-answers-" + System.nanoTime());
+        String channelId = open(consumer);
+        long amount = 100_000;
+        long nonce = 0;
+        String[][] noResults = {{"empty-object", "answered an empty object"}, {"error-object",
+                "answered an error object"}, {"null", "answered null"}, {"empty", "answer is empty"},
+                {"off-schema", "does not match the model's answer schema: $.content: object found, string expected"}};
+        for (String[] noResult : noResults) {
+            String voucher = Channels.voucherJson(consumer, channelId, amount, ++nonce);
+            String body = Agent.serviceBody("page-fetch", "{\"url\":\"https://example.com/" + noResult[0] + "\"}");
+
+            Http.Reply reply = chat(voucher, body);
+
+            assertThat(reply.status()).as(noResult[0] + " -> " + reply.body()).isEqualTo(502);
+            assertThat(header(reply, "X-CHAN-Error")).isEqualTo("upstream_error");
+            assertThat(header(reply, "X-CHAN-Cost")).isNull();
+            assertThat(reply.json().path("error").path("message").asText()).contains(noResult[1], "nothing was charged");
+            assertThat(reply.body()).doesNotContain("upstream details");
+            BigInteger settledNonce = BigInteger.valueOf(nonce);
+            assertThat(history.events(channelId).stream().map(e -> e.getPayload()))
+                    .filteredOn(e -> e instanceof RequestSettled settled && settled.nonce().equals(settledNonce))
+                    .singleElement().satisfies(e -> assertThat(((RequestSettled) e).charged()).isZero());
+            assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
+
+            Http.Reply again = chat(voucher, body);
+            assertThat(again.status()).as("sent again: " + again.body()).isEqualTo(402);
+            assertThat(header(again, "X-CHAN-Error")).isEqualTo("invalid_nonce");
+            assertThat(header(again, "X-CHAN-Replay")).isNull();
+            assertThat(history.state(channelId).orElseThrow().chargedTotal()).isZero();
+        }
+
+        Http.Reply valid = chat(Channels.voucherJson(consumer, channelId, amount, ++nonce),
+                Agent.serviceBody("page-fetch", "{\"url\":\"https://example.com/answered\"}"));
+        assertThat(valid.status()).as(valid.body()).isEqualTo(200);
+        assertThat(header(valid, "X-CHAN-Cost")).isEqualTo("20000");
+        assertThat(header(valid, "X-CHAN-Total")).isEqualTo("20000");
+        assertThat(history.state(channelId).orElseThrow().chargedTotal()).isEqualTo(BigInteger.valueOf(20_000));
     }
 
     @Test

@@ -35,6 +35,8 @@ final class StallingUpstream implements AutoCloseable {
     private final CountDownLatch hungUp = new CountDownLatch(1);
     volatile Mode mode = Mode.HEADERS_THEN_STALL;
     volatile int chunksBeforeStall = 3;
+    /** When the stall began: the {@link System#nanoTime()} after the last byte it sent. */
+    volatile long stalledAt;
 
     StallingUpstream() {
         try {
@@ -51,7 +53,7 @@ final class StallingUpstream implements AutoCloseable {
         return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
     }
 
-    /** Waits until a request has been answered as far as the mode goes and the stall began. */
+    /** Waits until a request has been answered as far as the mode goes and the stall began ({@link #stalledAt}). */
     boolean awaitStall(long seconds) throws InterruptedException {
         return stalled.await(seconds, TimeUnit.SECONDS);
     }
@@ -102,6 +104,7 @@ final class StallingUpstream implements AutoCloseable {
                     }
                 }
             }
+            stalledAt = System.nanoTime();
             stalled.countDown();
             // the stall: nothing more is sent; a read ends when the gateway closes the connection
             socket.setSoTimeout(STALL_LIMIT_MILLIS);

@@ -201,6 +201,38 @@ class UpstreamDeadlineTest extends LedgerIntegrationTest {
         assertThat(close.json().path("finalAmount").asText()).isEqualTo(delivered.toString());
     }
 
+    /**
+     * The idle limit holds from the first event on, also when it is shorter than the first-byte
+     * limit: the watchdog's check, due at the first-byte deadline when the stream was sent, is
+     * brought forward when the wait for the next event starts (it used to stay there, so such a
+     * stream was cut at its first-byte deadline, tens of seconds here, instead of its idle limit).
+     */
+    @Test
+    void aStreamThatGoesQuietAfterItsFirstEventEndsAtItsIdleLimitNotItsLongerFirstByteLimit() throws Exception {
+        Duration idle = Duration.ofSeconds(1);
+        gateway = StandaloneGateway.over(new OpenAiUpstream(stalling.baseUrl(), "", Duration.ofSeconds(2),
+                new OpenAiUpstream.Deadlines(Duration.ofSeconds(2), Duration.ofSeconds(30), idle,
+                        Duration.ofSeconds(60)), json), context);
+        stalling.mode = StallingUpstream.Mode.CHUNKS_THEN_STALL;
+        stalling.chunksBeforeStall = 1;
+
+        MockHttpServletResponse done = chat(true);
+        Duration quiet = Duration.ofNanos(System.nanoTime() - stalling.stalledAt);
+
+        String body = done.getContentAsString();
+        assertThat(body.lines().filter(l -> l.startsWith("data: {\"choices\"")).toList())
+                .containsExactly("data: " + StallingUpstream.chunk(0));
+        assertThat(body).contains("\"code\":\"upstream_timeout\"", "data: [DONE]");
+        // the idle limit's wait starts as the first event is read, a moment before the stub notes its stall;
+        // the cut comes at that limit, not at the first-byte limit of 30 s
+        assertThat(quiet).isGreaterThanOrEqualTo(idle.minusMillis(100)).isLessThan(idle.plusMillis(900));
+        BigInteger delivered = prices.model(MODEL).orElseThrow().cost(GatewayPrices.inputTokens(MODEL, PROMPT),
+                Tokenizer.forModel(MODEL).count(" word0"));
+        assertThat(settlement().charged()).isEqualTo(delivered);
+        assertNoHoldLeft();
+        assertThat(stalling.awaitHangUp(5)).as("the upstream connection closed").isTrue();
+    }
+
     private void assertUpstreamTimeoutAnswer(MockHttpServletResponse reply) throws Exception {
         assertThat(reply.getStatus()).as(reply.getContentAsString()).isEqualTo(504);
         assertThat(reply.getHeader("X-CHAN-Error")).as(reply.getContentAsString()).isEqualTo("upstream_timeout");

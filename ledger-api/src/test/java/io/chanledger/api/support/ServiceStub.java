@@ -23,7 +23,10 @@ import java.util.function.Predicate;
  * one per test run: {@code POST /scrape} answers a page for {@code {"url"}}, and fails as the URL
  * asks ({@code …/status/500}: HTTP 500; {@code …/slow}: after 3 s; {@code …/huge}: 100 KB;
  * {@code …/text}: plain text instead of JSON; {@code …/html}: an HTML page; {@code …/malformed}:
- * broken JSON), or answers late but within the gateway's timeout ({@code …/late}: after 600 ms);
+ * broken JSON), or answers 200 without a result ({@code …/empty}: an empty body; {@code …/null}:
+ * JSON null; {@code …/empty-object}: {@code {}}; {@code …/error-object}: an {@code error} object;
+ * {@code …/off-schema}: a page whose content is not text, as page-fetch's answer schema wants),
+ * or answers late but within the gateway's timeout ({@code …/late}: after 600 ms);
  * {@code GET /lease/{country}} answers a lease. Every
  * request is recorded as received, so a test can find its own by a value only it sent.
  */
@@ -107,6 +110,18 @@ public final class ServiceStub {
                 respond(exchange, 200, "text/html", "<html><body><h1>502 Bad Gateway</h1></body></html>");
             } else if (url.endsWith("/malformed")) {
                 respond(exchange, 200, "application/json", "{\"content\": \"# Example");
+            } else if (url.endsWith("/empty")) {
+                respond(exchange, 200, "application/json", "");
+            } else if (url.endsWith("/null")) {
+                respond(exchange, 200, "application/json", "null");
+            } else if (url.endsWith("/empty-object")) {
+                respond(exchange, 200, "application/json", "{}");
+            } else if (url.endsWith("/error-object")) {
+                respond(exchange, 200, "application/json", "{\"error\":{\"message\":\"upstream details\","
+                        + "\"code\":\"quota_exceeded\"}}");
+            } else if (url.endsWith("/off-schema")) {
+                respond(exchange, 200, "application/json", JSON.createObjectNode().put("url", url)
+                        .set("content", JSON.createObjectNode().put("html", "<p>upstream details</p>")).toString());
             } else if (url.endsWith("/text")) {
                 respond(exchange, 200, "text/plain", "plain words, \"quoted\"");
             } else {
