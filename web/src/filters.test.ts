@@ -26,7 +26,7 @@ function provider(id: string, change: Partial<DirectoryProvider> = {}): Director
       window: 'PT24H', requests: 0, failures: 0, failureRate: null, failuresByStatus: {},
       latencyMs: { p50: null, p95: null }, paidVolume: '0',
     },
-    qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, ...change,
+    qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, duplicateNameOf: null, ...change,
   };
 }
 
