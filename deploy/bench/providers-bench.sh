@@ -67,6 +67,7 @@ echo "starting the service on :$service_port (postgres profile)" >&2
 CHAN_DB_URL="jdbc:postgresql://$pg_host:$pg_port/$database" CHAN_DB_USER="$pg_user" CHAN_ADMIN_TOKEN="$admin_token" \
     "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -jar "$jar" --spring.profiles.active=postgres --server.port="$service_port" \
     --chan.marketplace.allow-private-addresses=true --chan.marketplace.marketplace-url="http://127.0.0.1:$service_port" \
+    --chan.marketplace.registration.capacity=1000000 \
     --logging.level.root=WARN ${CHAN_BENCH_SERVICE_ARGS:-} >"$work/service.log" 2>&1 &
 service_pid=$!
 for _ in $(seq 1 120); do

@@ -113,6 +113,47 @@ const registerAndApprove = {
   },
 };
 
+const sameNameFlagged = {
+  name: 'become a provider: a second provider under an existing name waits, flagged in the console',
+  async run(context, env) {
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    const stub = await startStubProvider(account.address, [
+      { id: `copy${Date.now().toString(36)}`, name: 'E2E Copy', input: '0.0001', output: '0.0002' },
+    ]);
+    try {
+      const page = await open(context, env, key);
+      await page.goto(`${env.baseUrl}/become-a-provider`);
+      await page.click('button[name=connectWallet]');
+      await page.locator('[data-testid=connected-address]').waitFor();
+      // the first provider's name, other case and spaces around it
+      await page.fill('input[name=name]', `  E2E PROVIDER ${state.modelToken.toUpperCase()} `);
+      await page.fill('textarea[name=description]', 'Registered under the name of another provider.');
+      await page.fill('input[name=apiUrl]', stub.url);
+      await page.selectOption('select[name=category]', 'llm');
+      await page.click('button[name=register]');
+      await page.locator('[data-testid=registration-result]').waitFor({ timeout: 20_000 });
+      const copyId = (await page.textContent('[data-testid=provider-id]')).trim();
+      expect((await page.textContent('[data-testid=approval-state]')).trim() === 'pending', 'the copy is not pending');
+      page.assertNoErrors();
+      await page.close();
+
+      const operator = await open(context, env);
+      await openConsole(operator, env);
+      const flag = operator.locator(`tr[data-provider-id="${copyId}"] [data-testid=duplicate-name]`);
+      await flag.waitFor();
+      expect((await flag.textContent()).includes(state.providerId), `the flag names: ${await flag.textContent()}`);
+      expect(await operator.locator(`tr[data-provider-id="${state.providerId}"] [data-testid=duplicate-name]`).count() === 0,
+        'the first provider is flagged too');
+      await shot(operator, env, 'operator-console-duplicate-name');
+      operator.assertNoErrors();
+      await operator.close();
+    } finally {
+      await stub.close();
+    }
+  },
+};
+
 const browseAndFilter = {
   name: 'marketplace: browse and filter',
   async run(context, env) {
@@ -484,5 +525,5 @@ const cleanup = {
   },
 };
 
-export const scenarios = [registerAndApprove, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
+export const scenarios = [registerAndApprove, sameNameFlagged, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
   explorerAndClaim, providerClaimables, providerDashboard, strangerOnDashboard, cleanup];

@@ -33,7 +33,7 @@ function provider(id: string, change: Partial<DirectoryProvider> = {}): Director
         latencyMs: { p50: null, p95: null }, paidVolume: '0',
       },
     },
-    qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, ...change,
+    qualityScore: null, logoUrl: null, website: null, supportsStreaming: null, duplicateNameOf: null, ...change,
   };
 }
 

@@ -102,7 +102,11 @@ function ProviderActions({ provider: p, act }: {
   return (
     <tr data-provider-id={p.id}>
       <td><a href={`/providers/${encodeURIComponent(p.id)}`}>{p.name}</a><br /><span class="muted">{p.category} · {p.tier} · {shortAddress(p.providerAddress)}</span><br /><span class="muted">{p.apiUrl}</span></td>
-      <td><span class={`badge ${p.approval.state}`}>{p.approval.state}</span>{p.approval.reason && <div class="muted">{p.approval.reason}</div>}</td>
+      <td>
+        <span class={`badge ${p.approval.state}`}>{p.approval.state}</span>{p.approval.reason && <div class="muted">{p.approval.reason}</div>}
+        {/* a name anyone can register: the provider that had it first, for the operator to compare */}
+        {p.duplicateNameOf && <div class="muted" data-testid="duplicate-name">same name as <a href={`/providers/${encodeURIComponent(p.duplicateNameOf)}`}>{p.duplicateNameOf}</a></div>}
+      </td>
       <td><span class={`dot ${p.status.online ? 'online' : 'offline'}`} />{p.status.online ? 'online' : 'offline'}{p.status.lastError && <div class="muted">{p.status.lastError}</div>}</td>
       <td>
         <div class="row">

@@ -23,10 +23,16 @@ import org.slf4j.LoggerFactory;
 /**
  * One gas grant request: the wallet's address is checked, then on the chain that it holds no contract code, its USDC balance, that the transfer would go
  * through (simulated from the faucet, gas limit included) and the faucet's funds; nothing is
- * recorded or sent for a refusal, so a contract that refuses POL costs the faucet nothing. Then a
- * token of the budget of all grants is taken, the grant is reserved in the wallet's GasGrant
- * aggregate, the send's start is recorded with the faucet's nonce, the transfer is signed and
- * broadcast, and the request waits for the receipt. Only a successful receipt makes a grant.
+ * recorded or sent for a refusal, so a contract that refuses POL costs the faucet nothing. Then,
+ * unless the budget of all grants is spent, the grant is reserved in the wallet's GasGrant
+ * aggregate, a token of that budget is taken, the send's start is recorded with the faucet's nonce,
+ * the transfer is signed and broadcast, and the request waits for the receipt. Only a successful
+ * receipt makes a grant.
+ *
+ * <p>The budget counts grants made, not requests: a token is taken only by the request that holds
+ * the wallet's reservation (so concurrent requests for one wallet take one between them), and is
+ * given back when the attempt ends without a transfer that may have paid (refused by the node,
+ * failed before the send, reverted). A transfer whose outcome is not known yet keeps its token.
  */
 final class EnabledGasStation implements GasStation {
 
@@ -123,8 +129,9 @@ final class EnabledGasStation implements GasStation {
             log.warn("gas station: the chain could not be read for {}: {}", wallet, e.getMessage());
             return GasStationReply.rpcUnavailable(null, settings.retryAfter());
         }
-        // last, so that only requests that would be paid spend the budget of all grants
-        Duration wait = grants.acquire(ALL_WALLETS);
+        // a spent budget refuses before anything is recorded; the token itself is taken once the
+        // wallet's grant is reserved, so a request that loses the reservation to another spends none
+        Duration wait = grants.untilNext(ALL_WALLETS);
         if (!wait.isZero()) {
             return GasStationReply.grantLimitReached(wait);
         }
@@ -132,10 +139,24 @@ final class EnabledGasStation implements GasStation {
         live.add(attemptId);
         try {
             GasStationReply refusal = reserve(wallet, attemptId);
-            return refusal != null ? refusal : send(wallet, attemptId);
+            return refusal != null ? refusal : sendWithinBudget(wallet, attemptId);
         } finally {
             live.remove(attemptId);
         }
+    }
+
+    private GasStationReply sendWithinBudget(String wallet, String attemptId) {
+        Duration wait = grants.acquire(ALL_WALLETS);
+        if (!wait.isZero()) {
+            // another wallet's request took the last token since the look above
+            ledger.failBeforeSend(wallet, attemptId, "the budget of all grants was spent");
+            return GasStationReply.grantLimitReached(wait);
+        }
+        GasStationReply reply = send(wallet, attemptId);
+        if (!reply.mayHavePaid()) {
+            grants.giveBack(ALL_WALLETS);
+        }
+        return reply;
     }
 
     /** Null when the grant is reserved for this attempt, else the refusal to answer. */

@@ -27,9 +27,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code rateLimit}: a token bucket per client address, in memory per instance; {@code clientIpHeader}:
  *     a header set by a trusted reverse proxy whose last entry is the client address (empty: the
  *     connection's peer address).</li>
- * <li>{@code grants}: a token bucket of the transfers all clients together may start, so that many
- *     wallets cannot drain the faucet at once (each wallet is granted once anyway); in memory per
- *     instance.</li>
+ * <li>{@code grants}: a token bucket of the grants made to all clients together, so that many
+ *     wallets cannot drain the faucet at once (each wallet is granted once anyway); only transfers
+ *     that paid, or may have, count against it; in memory per instance.</li>
  * </ul>
  */
 @ConfigurationProperties("chan.gas-station")
@@ -68,7 +68,7 @@ public record GasStationProperties(
         }
     }
 
-    /** Transfers of all clients together: {@code capacity} at once, then one more every {@code refillInterval}. */
+    /** Grants to all clients together: {@code capacity} at once, then one more every {@code refillInterval}. */
     public record Grants(
             @DefaultValue("10") int capacity,
             @DefaultValue("5m") Duration refillInterval) {

@@ -127,6 +127,18 @@ record GasStationReply(HttpStatus status, String code, Map<String, Object> body,
                 "the transfer was sent but is not mined yet; ask again later", Map.of("txHash", txHash), retryAfter);
     }
 
+    /**
+     * Whether POL may have gone to the wallet with this answer: a grant, or a transfer that was
+     * sent and whose outcome is not known yet. What counts against the budget of all grants.
+     */
+    boolean mayHavePaid() {
+        return switch (code) {
+            case "granted", "transfer_unconfirmed" -> true;
+            case "rpc_unavailable" -> body.containsKey("txHash");
+            default -> false;
+        };
+    }
+
     private static Map<String, Object> txHashIfAny(String txHash) {
         return txHash == null ? Map.of() : Map.of("txHash", txHash);
     }

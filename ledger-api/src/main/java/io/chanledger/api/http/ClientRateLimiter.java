@@ -40,6 +40,23 @@ public class ClientRateLimiter {
         return buckets.computeIfAbsent(client, key -> new Bucket(now)).take(now);
     }
 
+    /** How long until {@code client} could take a token: zero when it could now. Takes nothing. */
+    public Duration untilNext(String client) {
+        Bucket bucket = buckets.get(client);
+        return bucket == null ? Duration.ZERO : bucket.untilNext(nanoTime.getAsLong());
+    }
+
+    /**
+     * Gives back a token {@code client} took for something that did not happen after all, so that
+     * only what was done counts against the limit (never above {@code capacity}).
+     */
+    public void giveBack(String client) {
+        Bucket bucket = buckets.get(client);
+        if (bucket != null) {
+            bucket.giveBack(nanoTime.getAsLong());
+        }
+    }
+
     private final class Bucket {
         private long tokens;
         private long refilledAt;
@@ -50,12 +67,23 @@ public class ClientRateLimiter {
         }
 
         synchronized Duration take(long now) {
-            refill(now);
-            if (tokens > 0) {
+            Duration wait = untilNext(now);
+            if (wait.isZero()) {
                 tokens--;
-                return Duration.ZERO;
             }
-            return Duration.ofNanos(refillNanos - (now - refilledAt));
+            return wait;
+        }
+
+        synchronized Duration untilNext(long now) {
+            refill(now);
+            return tokens > 0 ? Duration.ZERO : Duration.ofNanos(refillNanos - (now - refilledAt));
+        }
+
+        synchronized void giveBack(long now) {
+            refill(now);
+            if (tokens < capacity) {
+                tokens++;
+            }
         }
 
         synchronized boolean isFull(long now) {

@@ -7,12 +7,13 @@ import java.time.Duration;
 import org.springframework.stereotype.Component;
 
 /**
- * The rate limits of what clients report to the marketplace — feedback, telemetry, probe alerts —
- * each a token bucket per client address of its own (see {@link ClientRateLimiter}).
+ * The rate limits of what clients send the marketplace — registrations, feedback, telemetry, probe
+ * alerts — each a token bucket per client address of its own (see {@link ClientRateLimiter}).
  */
 @Component
 class ClientLimits {
 
+    private final ClientRateLimiter registrations;
     private final ClientRateLimiter feedback;
     private final ClientRateLimiter telemetry;
     private final ClientRateLimiter probeAlerts;
@@ -20,6 +21,8 @@ class ClientLimits {
 
     ClientLimits(MarketplaceProperties properties) {
         int clients = properties.maxRateLimitedClients();
+        this.registrations = new ClientRateLimiter(properties.registration().capacity(),
+                properties.registration().refillInterval(), clients, System::nanoTime);
         this.feedback = new ClientRateLimiter(properties.feedback().capacity(), properties.feedback().refillInterval(),
                 clients, System::nanoTime);
         this.telemetry = new ClientRateLimiter(properties.telemetry().capacity(),
@@ -27,6 +30,10 @@ class ClientLimits {
         this.probeAlerts = new ClientRateLimiter(properties.probeAlerts().capacity(),
                 properties.probeAlerts().refillInterval(), clients, System::nanoTime);
         this.clientIpHeader = properties.clientIpHeader();
+    }
+
+    void admitRegistration(HttpServletRequest request) {
+        admit(registrations, request, "registrations");
     }
 
     void admitFeedback(HttpServletRequest request) {

@@ -47,14 +47,16 @@ class DirectoryController {
     private final ResponseBodies bodies;
     private final ObjectMapper mapper;
     private final DirectoryWrites writes;
+    private final ClientLimits limits;
 
     DirectoryController(ProviderListing listing, ProviderRegistration registration, ResponseBodies bodies,
-                        ObjectMapper mapper, DirectoryWrites writes) {
+                        ObjectMapper mapper, DirectoryWrites writes, ClientLimits limits) {
         this.listing = listing;
         this.registration = registration;
         this.bodies = bodies;
         this.mapper = mapper;
         this.writes = writes;
+        this.limits = limits;
     }
 
     @GetMapping
@@ -99,8 +101,11 @@ class DirectoryController {
                     + "last 10 minutes, a nonce is taken once. The service then calls GET {apiUrl}/v1/pricing, which "
                     + "must answer within 10 s with models and provider equal to providerAddress, and GET "
                     + "{apiUrl}/v1/docs, which must explain the provider's use in at least 100 characters "
-                    + "(else the problem's check member says docs_missing). Community providers "
-                    + "wait for approval; bittensor miners are listed at once.")
+                    + "(else the problem's check member says docs_missing). An apiUrl this service may not call "
+                    + "(a special-purpose or private address, this machine's own) fails the test as unreachable, as "
+                    + "a host that refuses the connection does. Community providers wait for approval; bittensor "
+                    + "miners are listed at once, unless an earlier provider has the same name. Each client address "
+                    + "may register a few times a minute.")
     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
             examples = @ExampleObject(value = REGISTRATION_EXAMPLE)))
     @ApiResponse(responseCode = "201", description = "registered",
@@ -111,7 +116,12 @@ class DirectoryController {
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "the connection test failed",
             content = @Content(mediaType = "application/problem+json"))
-    ResponseEntity<ProviderRegistration.Outcome> register(@RequestBody JsonNode body, HttpServletResponse response) {
+    @ApiResponse(responseCode = "429", description = "rate_limited, with Retry-After",
+            content = @Content(mediaType = "application/problem+json"))
+    ResponseEntity<ProviderRegistration.Outcome> register(@RequestBody JsonNode body, HttpServletRequest request,
+                                                          HttpServletResponse response) {
+        // before anything else: each registration makes this service call the URL it names
+        limits.admitRegistration(request);
         ProviderRegistration.Outcome outcome = registration.register(RegistrationRequestParser.parse(body));
         writes.answerWrittenThrough(response, outcome.id());
         return ResponseEntity.created(URI.create(outcome.directoryUrl())).body(outcome);

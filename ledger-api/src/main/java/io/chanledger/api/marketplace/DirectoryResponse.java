@@ -49,7 +49,9 @@ record DirectoryResponse(
             BigDecimal qualityScore,
             @Schema(nullable = true, format = "uri") String logoUrl,
             @Schema(nullable = true, format = "uri") String website,
-            @Schema(nullable = true) Boolean supportsStreaming) {
+            @Schema(nullable = true) Boolean supportsStreaming,
+            @Schema(nullable = true, description = "the id of the provider that registered this name (trimmed, case "
+                    + "ignored) first; this one waits for the operator's approval") String duplicateNameOf) {
     }
 
     @Schema(name = "DirectoryTelemetry", description = "verified reports (signed by wallets with a channel with "

@@ -3,6 +3,7 @@ package io.chanledger.api.marketplace;
 import io.chanledger.domain.money.Usdc;
 import java.math.BigInteger;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -20,14 +21,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <li>{@code subnet}: the netuid the validator registry reports; {@code registryCache}: how long one
  *     registry body is served (docs/protocol.md §2.5: five minutes).</li>
  * <li>{@code autoApproveBittensor}: list bittensor miners without waiting for an admin.</li>
- * <li>{@code allowPrivateAddresses}: let apiUrl point at loopback, private or link-local addresses
- *     (local networks and tests); off by default, since registration makes this service call the URL.</li>
+ * <li>{@code allowPrivateAddresses}: let apiUrl point at any address, loopback, private, special-purpose
+ *     or this machine's own (local networks and tests); off by default, since registration makes this
+ *     service call the URL ({@link AddressPolicy}). {@code refusedAddresses}: further addresses or CIDR
+ *     blocks never called, for what this machine's interfaces do not show (its public address behind
+ *     NAT, a balancer's, the operator's other hosts).</li>
  * <li>{@code historyLimit}: status history entries per provider in the directory.</li>
  * <li>{@code sendfileMinBytes}: precomputed bodies from this size on are sent with Tomcat's sendfile
  *     (0: never).</li>
  * <li>{@code clientIpHeader}: a header set by a trusted reverse proxy whose last entry is the client
- *     address the rate limits of feedback, telemetry and probe alerts count by (empty: the peer
- *     address); {@code maxRateLimitedClients}: clients each of those limits remembers.</li>
+ *     address the rate limits of registration, feedback, telemetry and probe alerts count by (empty:
+ *     the peer address); {@code maxRateLimitedClients}: clients each of those limits remembers.</li>
  * <li>{@code reportSourcesPerProvider}: the sources (wallets, and apart from them networks) whose
  *     feedback and telemetry reports each provider's quotas count per period; reports from further
  *     sources are dropped until the period ends.</li>
@@ -44,6 +48,7 @@ public record MarketplaceProperties(
         @DefaultValue("5m") Duration registryCache,
         @DefaultValue("true") boolean autoApproveBittensor,
         @DefaultValue("false") boolean allowPrivateAddresses,
+        @DefaultValue List<String> refusedAddresses,
         @DefaultValue("20") int historyLimit,
         @DefaultValue("49152") int sendfileMinBytes,
         String clientIpHeader,
@@ -61,12 +66,16 @@ public record MarketplaceProperties(
     /**
      * {@code connectionTimeout}: the whole connection test ({@code GET {apiUrl}/v1/pricing}).
      * {@code signatureMaxAge} / {@code signatureMaxSkew}: how far issuedAt may lie in the past / future.
+     * Per client {@code capacity} registrations at once, then one more every {@code refillInterval},
+     * counted before anything else, since each makes this service call a URL.
      */
     public record Registration(
             @DefaultValue("10s") Duration connectionTimeout,
             @DefaultValue("10m") Duration signatureMaxAge,
             @DefaultValue("2m") Duration signatureMaxSkew,
-            @DefaultValue("1048576") int maxResponseBytes) {
+            @DefaultValue("1048576") int maxResponseBytes,
+            @DefaultValue("5") int capacity,
+            @DefaultValue("1m") Duration refillInterval) {
     }
 
     /**
@@ -205,6 +214,22 @@ public record MarketplaceProperties(
         }
         if (reportSourcesPerProvider < 1) {
             throw new IllegalArgumentException("chan.marketplace.report-sources-per-provider must be at least 1");
+        }
+        refusedAddresses = refusedAddresses == null ? List.of() : List.copyOf(refusedAddresses);
+        blocks(refusedAddresses);
+    }
+
+    /** {@link #refusedAddresses} read as blocks. */
+    List<AddressBlock> refusedAddressBlocks() {
+        return blocks(refusedAddresses);
+    }
+
+    /** A setting that is not an address or CIDR block stops the start. */
+    private static List<AddressBlock> blocks(List<String> cidrs) {
+        try {
+            return cidrs.stream().map(cidr -> AddressBlock.parse(cidr, "chan.marketplace.refused-addresses")).toList();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("chan.marketplace.refused-addresses: " + e.getMessage(), e);
         }
     }
 

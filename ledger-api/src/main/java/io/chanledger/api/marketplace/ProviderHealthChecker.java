@@ -168,21 +168,23 @@ class ProviderHealthChecker implements SmartLifecycle {
      */
     private Result check(ProviderView target) {
         String id = target.id();
-        URI apiUrl = URI.create(target.row().apiUrl());
         ProviderProbe.Answer answer = null;
         String pricingFailure = null;
-        try {
-            answer = probe.pricing(apiUrl, target.row().address(), settings.timeout());
-        } catch (ProbeFailure failure) {
-            pricingFailure = failure.getMessage();
-        }
-        List<ModelPrice> known = answer != null ? answer.models() : target.models();
         String inferenceFailure = null;
-        try {
-            probe.inference(apiUrl, target.row().address(), known.isEmpty() ? null : known.getFirst().id(),
-                    settings.timeout());
-        } catch (ProbeFailure failure) {
-            inferenceFailure = failure.getMessage();
+        // both sides call the addresses the host resolved to once, at the check's start
+        try (ProviderTarget provider = probe.target(URI.create(target.row().apiUrl()))) {
+            try {
+                answer = probe.pricing(provider, target.row().address(), settings.timeout());
+            } catch (ProbeFailure failure) {
+                pricingFailure = failure.getMessage();
+            }
+            List<ModelPrice> known = answer != null ? answer.models() : target.models();
+            try {
+                probe.inference(provider, target.row().address(), known.isEmpty() ? null : known.getFirst().id(),
+                        settings.timeout());
+            } catch (ProbeFailure failure) {
+                inferenceFailure = failure.getMessage();
+            }
         }
         Instant at = clock.instant();
         if (answer == null) {

@@ -95,7 +95,9 @@ class ProviderListing {
                 .map(view -> new Listed(view, entry(view)))
                 .toList();
         Map<String, DirectoryResponse.Entry> entries = new ConcurrentHashMap<>();
-        List<DirectoryResponse.Entry> all = snapshot.providers().stream().map(this::directoryEntry).toList();
+        Map<String, String> duplicateNames = ProviderNames.duplicates(snapshot.providers());
+        List<DirectoryResponse.Entry> all = snapshot.providers().stream()
+                .map(view -> directoryEntry(view, duplicateNames.get(view.id()))).toList();
         all.forEach(e -> entries.put(e.id(), e));
         Rendered directory = Rendered.of(mapper, new DirectoryResponse(VERSION, millis(snapshot.builtAt()), all.size(), all));
         State next = new State(snapshot, listed, null, directory, entries, new ConcurrentHashMap<>());
@@ -160,7 +162,7 @@ class ProviderListing {
                 ? Usdc.formatDecimalUsdc(model.inputPer1kTokens()) : null;
     }
 
-    private DirectoryResponse.Entry directoryEntry(ProviderView view) {
+    private DirectoryResponse.Entry directoryEntry(ProviderView view, String duplicateNameOf) {
         ProviderRow row = view.row();
         ProviderView.Health health = view.health();
         return new DirectoryResponse.Entry(row.providerId(), row.name(), row.description(), row.apiUrl(),
@@ -176,7 +178,8 @@ class ProviderListing {
                 view.history().stream().map(h -> new DirectoryResponse.History(millis(h.at()), h.kind(), h.detail()))
                         .toList(),
                 feedback(view.feedback()), telemetry(view.telemetry()), view.qualityScore(),
-                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming());
+                view.profile().logoUrl(), view.profile().website(), view.profile().supportsStreaming(),
+                duplicateNameOf);
     }
 
     private DirectoryResponse.Telemetry telemetry(ProviderReports<TelemetrySummary> reports) {

@@ -5,22 +5,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
-import io.chanledger.api.http.LimitedBody;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ModelPrice;
 import java.io.IOException;
+import java.net.Proxy;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,7 +26,8 @@ import org.springframework.stereotype.Component;
  * of {@code POST /v1/chat/completions} for the connection test; {@code /v1/models} and
  * {@code /v1/pricing} (the pricing side), {@code /v1/docs} and the chat probe (the inference side)
  * for health checks. Redirects are not followed, each call is bounded in time and in response
- * size, and the host is checked against the {@link AddressPolicy} before every call.
+ * size, and the calls of one test or check go to a {@link ProviderTarget}: the host resolved once
+ * and checked against the {@link AddressPolicy}, connected to at exactly the addresses checked.
  *
  * <p>The deployed marketplace shows agents only providers whose inference side is up
  * (docs/protocol.md §D.7): a {@code /v1/docs} that explains their use in at least
@@ -56,64 +55,72 @@ class ProviderProbe {
     record ConnectionTest(Answer answer, String chatProbeFailure) {
     }
 
-    private final HttpClient client;
+    private static final MediaType JSON = MediaType.get("application/json");
+
+    private final OkHttpClient client;
     private final ObjectMapper mapper;
     private final AddressPolicy policy;
     private final int maxResponseBytes;
     private final long chainId;
 
     ProviderProbe(MarketplaceProperties properties, ChainProperties chain, ObjectMapper mapper) {
-        this.client = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .version(HttpClient.Version.HTTP_1_1)
+        this.client = new OkHttpClient.Builder()
+                .followRedirects(false)
+                .followSslRedirects(false)
+                .protocols(List.of(Protocol.HTTP_1_1))
+                // a proxy would resolve the name itself, past the check
+                .proxy(Proxy.NO_PROXY)
                 .connectTimeout(properties.registration().connectionTimeout())
                 .build();
         this.mapper = mapper;
-        this.policy = new AddressPolicy(properties.allowPrivateAddresses());
+        this.policy = new AddressPolicy(properties.allowPrivateAddresses(), properties.refusedAddressBlocks());
         this.maxResponseBytes = properties.registration().maxResponseBytes();
         this.chainId = chain.chainId();
     }
 
-    /** Refuses a URL this service may not call; registration reports it as the apiUrl's fault. */
-    void checkAllowed(URI apiUrl) throws AddressPolicy.BlockedAddressException, ProbeFailure {
-        policy.check(apiUrl);
+    /** The provider at {@code apiUrl}, for the calls of one test or check; close it when they are done. */
+    ProviderTarget target(URI apiUrl) {
+        return new ProviderTarget(apiUrl, policy, client, maxResponseBytes);
     }
 
     /**
      * The connection test: {@code GET {apiUrl}/v1/pricing}, then {@code /v1/docs}, then the chat
-     * probe, all within {@code timeout}. A failed chat probe does not fail the test (the deployed
-     * marketplace's registration asks only for pricing): it is answered, and the provider is not
-     * shown to agents until a health check finds its inference side up.
+     * probe, all within {@code timeout}, all to the addresses the host resolved to once. A failed
+     * chat probe does not fail the test (the deployed marketplace's registration asks only for
+     * pricing): it is answered, and the provider is not shown to agents until a health check finds
+     * its inference side up.
      */
     ConnectionTest connectionTest(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long started = System.nanoTime();
-        JsonNode body = getJson(apiUrl, "/v1/pricing", deadline);
-        long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        List<ModelPrice> prices = PricingDocument.parse(body, address, chainId);
-        checkDocs(apiUrl, deadline);
-        String chatProbeFailure = null;
-        try {
-            checkChat(apiUrl, address, prices.getFirst().id(), deadline);
-        } catch (ProbeFailure failure) {
-            chatProbeFailure = failure.getMessage();
+        try (ProviderTarget target = target(apiUrl)) {
+            long started = System.nanoTime();
+            JsonNode body = getJson(target, "/v1/pricing", deadline);
+            long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            List<ModelPrice> prices = PricingDocument.parse(body, address, chainId);
+            checkDocs(target, deadline);
+            String chatProbeFailure = null;
+            try {
+                checkChat(target, address, prices.getFirst().id(), deadline);
+            } catch (ProbeFailure failure) {
+                chatProbeFailure = failure.getMessage();
+            }
+            return new ConnectionTest(new Answer(prices, latency), chatProbeFailure);
         }
-        return new ConnectionTest(new Answer(prices, latency), chatProbeFailure);
     }
 
     /**
      * A health check's pricing side: {@code /v1/models} must list models, {@code /v1/pricing} must
      * price them; each call within {@code timeout}.
      */
-    Answer pricing(URI apiUrl, String address, Duration timeout) throws ProbeFailure {
+    Answer pricing(ProviderTarget target, String address, Duration timeout) throws ProbeFailure {
         long started = System.nanoTime();
-        JsonNode models = getJson(apiUrl, "/v1/models", started + timeout.toNanos());
+        JsonNode models = getJson(target, "/v1/models", started + timeout.toNanos());
         long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         JsonNode data = models.get("data");
         if (data == null || !data.isArray()) {
             throw new ProbeFailure("/v1/models did not answer with a model list");
         }
-        List<ModelPrice> prices = PricingDocument.parse(getJson(apiUrl, "/v1/pricing", System.nanoTime()
+        List<ModelPrice> prices = PricingDocument.parse(getJson(target, "/v1/pricing", System.nanoTime()
                 + timeout.toNanos()), address, chainId);
         return new Answer(prices, latency);
     }
@@ -123,9 +130,9 @@ class ProviderProbe {
      * chat endpoint must ask for payment as the protocol says (a request for {@code model}, any
      * of its models, without a voucher); each call within {@code timeout}.
      */
-    void inference(URI apiUrl, String address, String model, Duration timeout) throws ProbeFailure {
-        checkDocs(apiUrl, System.nanoTime() + timeout.toNanos());
-        checkChat(apiUrl, address, model, System.nanoTime() + timeout.toNanos());
+    void inference(ProviderTarget target, String address, String model, Duration timeout) throws ProbeFailure {
+        checkDocs(target, System.nanoTime() + timeout.toNanos());
+        checkChat(target, address, model, System.nanoTime() + timeout.toNanos());
     }
 
     /**
@@ -134,38 +141,39 @@ class ProviderProbe {
      * chain: what an agent meets before it pays (docs/protocol.md §C.1). A 200 would mean the
      * provider serves unpaid requests (or is not a Chan provider at all), a 5xx that it is broken.
      */
-    private void checkChat(URI apiUrl, String address, String model, long deadlineNanos) throws ProbeFailure {
+    private void checkChat(ProviderTarget target, String address, String model, long deadlineNanos)
+            throws ProbeFailure {
         ObjectNode body = mapper.createObjectNode().put("model", model == null ? "probe" : model).put("max_tokens", 1);
         body.putArray("messages").addObject().put("role", "user").put("content", "ping");
-        HttpRequest.Builder request;
+        Request.Builder request;
         try {
-            request = HttpRequest.newBuilder().header("Content-Type", "application/json").header("Accept",
-                    "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)));
+            request = new Request.Builder().header("Accept", "application/json")
+                    .post(RequestBody.create(mapper.writeValueAsBytes(body), JSON));
         } catch (IOException e) {
             throw new IllegalStateException("the chat probe's body could not be written", e);
         }
-        HttpResponse<byte[]> response = send(apiUrl, CHAT_PATH, deadlineNanos, request);
-        if (response.statusCode() != 402) {
-            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " without a voucher answered HTTP " + response.statusCode()
+        ProviderTarget.Reply response = target.send(CHAT_PATH, request, deadlineNanos);
+        if (response.status() != 402) {
+            throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " without a voucher answered HTTP " + response.status()
                     + "; it must answer 402 with the payment terms (X-Payment-* headers)");
         }
-        String protocol = response.headers().firstValue("X-Payment-Protocol").orElse(null);
+        String protocol = response.header("X-Payment-Protocol").orElse(null);
         if (!ProtocolProperties.NAME.equals(protocol)) {
             throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Protocol "
                     + (protocol == null ? "missing" : "'" + clip(protocol) + "'") + "; it must be "
                     + ProtocolProperties.NAME);
         }
         List<String> missing = PAYMENT_HEADERS.stream()
-                .filter(name -> response.headers().firstValue(name).filter(v -> !v.isBlank()).isEmpty()).toList();
+                .filter(name -> response.header(name).filter(v -> !v.isBlank()).isEmpty()).toList();
         if (!missing.isEmpty()) {
             throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 without " + String.join(", ", missing));
         }
-        String provider = response.headers().firstValue("X-Payment-Provider").orElseThrow();
+        String provider = response.header("X-Payment-Provider").orElseThrow();
         if (!provider.equalsIgnoreCase(address)) {
             throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Provider '" + clip(provider)
                     + "', not the provider's address " + Hex.toChecksumAddress(address));
         }
-        String chain = response.headers().firstValue("X-Payment-Chain").orElseThrow();
+        String chain = response.header("X-Payment-Chain").orElseThrow();
         if (!chain.equals(Long.toString(chainId))) {
             throw new ProbeFailure(CHAT_PROBE, CHAT_PATH + " answered 402 with X-Payment-Chain '" + clip(chain)
                     + "', not this marketplace's chain " + chainId);
@@ -177,10 +185,10 @@ class ProviderProbe {
     }
 
     /** {@code /v1/docs} answers 200 with at least {@value #MIN_DOCS_CHARACTERS} characters of text. */
-    private void checkDocs(URI apiUrl, long deadlineNanos) throws ProbeFailure {
-        HttpResponse<byte[]> response = get(apiUrl, "/v1/docs", deadlineNanos, "text/plain, text/markdown, */*");
-        if (response.statusCode() != 200) {
-            throw new ProbeFailure(DOCS_MISSING, "/v1/docs answered HTTP " + response.statusCode() + "; agents read "
+    private void checkDocs(ProviderTarget target, long deadlineNanos) throws ProbeFailure {
+        ProviderTarget.Reply response = get(target, "/v1/docs", deadlineNanos, "text/plain, text/markdown, */*");
+        if (response.status() != 200) {
+            throw new ProbeFailure(DOCS_MISSING, "/v1/docs answered HTTP " + response.status() + "; agents read "
                     + "it before their first request, and providers without it are not listed");
         }
         String text = new String(response.body(), StandardCharsets.UTF_8).strip();
@@ -191,10 +199,10 @@ class ProviderProbe {
         }
     }
 
-    private JsonNode getJson(URI apiUrl, String path, long deadlineNanos) throws ProbeFailure {
-        HttpResponse<byte[]> response = get(apiUrl, path, deadlineNanos, "application/json");
-        if (response.statusCode() != 200) {
-            throw new ProbeFailure(path + " answered HTTP " + response.statusCode());
+    private JsonNode getJson(ProviderTarget target, String path, long deadlineNanos) throws ProbeFailure {
+        ProviderTarget.Reply response = get(target, path, deadlineNanos, "application/json");
+        if (response.status() != 200) {
+            throw new ProbeFailure(path + " answered HTTP " + response.status());
         }
         try {
             return mapper.readTree(response.body());
@@ -203,51 +211,8 @@ class ProviderProbe {
         }
     }
 
-    private HttpResponse<byte[]> get(URI apiUrl, String path, long deadlineNanos, String accept) throws ProbeFailure {
-        return send(apiUrl, path, deadlineNanos, HttpRequest.newBuilder().header("Accept", accept).GET());
-    }
-
-    private HttpResponse<byte[]> send(URI apiUrl, String path, long deadlineNanos, HttpRequest.Builder builder)
+    private static ProviderTarget.Reply get(ProviderTarget target, String path, long deadlineNanos, String accept)
             throws ProbeFailure {
-        try {
-            policy.check(apiUrl);
-        } catch (AddressPolicy.BlockedAddressException e) {
-            throw new ProbeFailure(e.getMessage());
-        }
-        long remaining = deadlineNanos - System.nanoTime();
-        if (remaining <= 0) {
-            throw new ProbeFailure(path + " was not called: no time left");
-        }
-        HttpRequest request = builder.uri(URI.create(apiUrl.toString() + path))
-                .timeout(Duration.ofNanos(remaining))
-                .header("User-Agent", "chan-marketplace-probe")
-                .build();
-        CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(request, LimitedBody.handler(maxResponseBytes));
-        HttpResponse<byte[]> response;
-        try {
-            response = call.get(remaining, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            call.cancel(true);
-            throw new ProbeFailure(path + " did not answer in time");
-        } catch (InterruptedException e) {
-            call.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new ProbeFailure(path + " was interrupted");
-        } catch (ExecutionException e) {
-            throw new ProbeFailure(path + " failed: " + describe(e.getCause()));
-        }
-        return response;
-    }
-
-    private static String describe(Throwable cause) {
-        if (cause instanceof HttpTimeoutException) {
-            return "no answer in time";
-        }
-        if (cause instanceof java.net.ConnectException) {
-            return "connection refused or unreachable";
-        }
-        String message = cause == null ? null : cause.getMessage();
-        return message == null || message.isBlank() ? (cause == null ? "unknown error" : cause.getClass().getSimpleName())
-                : message;
+        return target.send(path, new Request.Builder().header("Accept", accept).get(), deadlineNanos);
     }
 }

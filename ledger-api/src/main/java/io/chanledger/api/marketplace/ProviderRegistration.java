@@ -11,15 +11,19 @@ import io.chanledger.domain.provider.RegisterProvider;
 import io.chanledger.domain.provider.RegistrationMessage;
 import io.chanledger.projections.marketplace.MarketplaceCatalog;
 import io.chanledger.projections.marketplace.ProviderHealthStore;
+import io.chanledger.projections.marketplace.ProviderView;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.lang.Nullable;
@@ -29,9 +33,17 @@ import org.springframework.lang.Nullable;
  * nonce, then the connection test (up to 10 s of someone else's server), then the command. The
  * address check before the test only saves the test; the event store refuses a second
  * registration of the address whatever the timing (see {@code ProviderIds}).
+ *
+ * <p>Whether this service may call the apiUrl at all is judged within the connection test, on the
+ * addresses it then connects to, and a refusal answers exactly as a host that does not accept the
+ * connection: {@value ProbeFailure#UNREACHABLE}, after the nonce is taken, in both cases. A
+ * provider under the name of one registered before it waits for the operator, bittensor miners
+ * too, and is flagged in the directory ({@link ProviderNames}).
  */
 @Service
 class ProviderRegistration {
+
+    private static final Logger log = LoggerFactory.getLogger(ProviderRegistration.class);
 
     /** How long an answer waits for the directory to show what the request changed. */
     static final Duration READ_YOUR_WRITE = Duration.ofSeconds(2);
@@ -73,14 +85,6 @@ class ProviderRegistration {
         Instant now = clock.instant();
         verifySignature(request, now);
         String providerId = ProviderIds.forAddress(request.address());
-        try {
-            probe.checkAllowed(request.apiUrl());
-        } catch (AddressPolicy.BlockedAddressException e) {
-            throw new ApiProblem(HttpStatus.BAD_REQUEST, "api_url_not_allowed", "apiUrl: " + e.getMessage(),
-                    Map.of("field", "apiUrl"));
-        } catch (ProbeFailure e) {
-            throw connectionTestFailed(request, e);
-        }
         if (eventStore.lastSequenceNumberFor(providerId).isPresent()) {
             throw alreadyRegistered(request, providerId);
         }
@@ -94,11 +98,17 @@ class ProviderRegistration {
             test = probe.connectionTest(request.apiUrl(), request.address(),
                     properties.registration().connectionTimeout());
         } catch (ProbeFailure e) {
+            if (e.detail() != null) {
+                log.info("registration of {}: apiUrl not reached: {}", providerId, e.detail());
+            }
             throw connectionTestFailed(request, e);
         }
         ProviderProbe.Answer answer = test.answer();
         Instant registeredAt = clock.instant();
-        boolean autoApprove = request.tier() == ProviderTier.BITTENSOR && properties.autoApproveBittensor();
+        Optional<String> namesake = ProviderNames.holder(catalog.current().providers(), request.name())
+                .map(ProviderView::id);
+        boolean autoApprove = request.tier() == ProviderTier.BITTENSOR && properties.autoApproveBittensor()
+                && namesake.isEmpty();
         try {
             commands.sendAndWait(new RegisterProvider(providerId, request.address(), request.name(),
                     request.description(), request.apiUrl().toString(), request.category(),
@@ -107,6 +117,8 @@ class ProviderRegistration {
         } catch (AggregateStreamCreationException e) {
             throw alreadyRegistered(request, providerId);
         }
+        namesake.ifPresent(first -> log.warn("provider {} registered under the name of provider {}: it waits for "
+                + "the operator's approval, flagged duplicateNameOf in the directory", providerId, first));
         if (request.contact() != null || request.contactEmail() != null) {
             contacts.save(providerId, request.contact(), request.contactEmail(), registeredAt);
         }

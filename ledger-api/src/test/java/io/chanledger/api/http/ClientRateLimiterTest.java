@@ -62,4 +62,26 @@ class ClientRateLimiterTest {
         assertThat(limiter.acquire("busy")).as("busy keeps its empty bucket").isPositive();
         assertThat(limiter.acquire("idle")).as("idle was full again and forgotten").isZero();
     }
+
+    @Test
+    void waitingTakesNothingAndATokenGivenBackCanBeTakenAgainButNotBeyondTheCapacity() {
+        ClientRateLimiter limiter = limiter(2, Duration.ofMinutes(1), 100);
+        assertThat(limiter.untilNext("a")).as("a client never seen could take one").isZero();
+        limiter.acquire("a");
+        limiter.acquire("a");
+        advance(Duration.ofSeconds(15));
+        assertThat(limiter.untilNext("a")).isEqualTo(Duration.ofSeconds(45));
+        assertThat(limiter.untilNext("a")).as("asking twice takes nothing").isEqualTo(Duration.ofSeconds(45));
+
+        limiter.giveBack("a");
+
+        assertThat(limiter.untilNext("a")).isZero();
+        assertThat(limiter.acquire("a")).isZero();
+        assertThat(limiter.acquire("a")).isPositive();
+        advance(Duration.ofHours(1));
+        limiter.giveBack("a");
+        assertThat(limiter.acquire("a")).isZero();
+        assertThat(limiter.acquire("a")).isZero();
+        assertThat(limiter.acquire("a")).as("a token given back to a full bucket is not kept").isPositive();
+    }
 }

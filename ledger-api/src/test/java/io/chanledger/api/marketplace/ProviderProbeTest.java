@@ -39,6 +39,10 @@ class ProviderProbeTest {
                 .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class));
     }
 
+    private ProviderTarget target(String url) {
+        return probe.target(URI.create(url));
+    }
+
     @BeforeEach
     void start() {
         stub = new StubProvider(WALLET.address()).price("small", "0.0001", "0.0002");
@@ -69,7 +73,7 @@ class ProviderProbeTest {
 
     @Test
     void aHealthCheckReadsTheModelsAndTheirPrices() throws Exception {
-        ProviderProbe.Answer answer = probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT);
+        ProviderProbe.Answer answer = probe.pricing(target(stub.url()), WALLET.address(), TIMEOUT);
 
         assertThat(answer.models()).singleElement().satisfies(m -> {
             assertThat(m.id()).isEqualTo("small");
@@ -83,7 +87,7 @@ class ProviderProbeTest {
     void aProviderWithoutDocsFailsTheCheckDocsMissing() {
         stub.docs(null);
 
-        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+        assertThatThrownBy(() -> probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> {
                     assertThat(f.check()).isEqualTo("docs_missing");
                     assertThat(f.getMessage()).startsWith("docs_missing: /v1/docs answered HTTP 404");
@@ -96,19 +100,19 @@ class ProviderProbeTest {
     void docsShorterThan100CharactersWithoutSurroundingSpaceFailTheCheckDocsMissing() throws Exception {
         stub.docs("\n  " + "é".repeat(99) + "  \n");
 
-        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+        assertThatThrownBy(() -> probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> {
                     assertThat(f.check()).isEqualTo("docs_missing");
                     assertThat(f.getMessage()).contains("99 characters");
                 });
 
         stub.docs("é".repeat(100));
-        probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT);
+        probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT);
     }
 
     @Test
     void theChatProbeAsksForPaymentWithoutAVoucherAndPassesOnA402WithThePaymentTerms() throws Exception {
-        probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT);
+        probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT);
 
         assertThat(stub.chatCalls()).isEqualTo(1);
         assertThat(stub.chatCallsWithVoucher()).isZero();
@@ -122,7 +126,7 @@ class ProviderProbeTest {
                 StubProvider.ChatAnswer.PAYMENT_REQUIRED_WITHOUT_TERMS, "X-Payment-Protocol missing");
         expected.forEach((answer, message) -> {
             stub.chat(answer);
-            assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+            assertThatThrownBy(() -> probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT))
                     .as("%s", answer).isInstanceOfSatisfying(ProbeFailure.class, f -> {
                         assertThat(f.check()).isEqualTo("chat_probe");
                         assertThat(f.getMessage()).startsWith("chat_probe: /v1/chat/completions").contains(message);
@@ -135,7 +139,7 @@ class ProviderProbeTest {
     void aChatEndpointThatNamesAnotherAddressFailsTheCheckChatProbe() {
         stub.namesAddress(TestKeys.wallet("probe-someone-else").address());
 
-        assertThatThrownBy(() -> probe.inference(URI.create(stub.url()), WALLET.address(), "small", TIMEOUT))
+        assertThatThrownBy(() -> probe.inference(target(stub.url()), WALLET.address(), "small", TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.getMessage())
                         .contains("X-Payment-Provider").contains("not the provider's address"));
     }
@@ -154,7 +158,7 @@ class ProviderProbeTest {
     void otherFailuresNameNoListingRule() {
         stub.down(true);
 
-        assertThatThrownBy(() -> probe.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.pricing(target(stub.url()), WALLET.address(), TIMEOUT))
                 .isInstanceOfSatisfying(ProbeFailure.class, f -> assertThat(f.check()).isNull());
     }
 
@@ -171,8 +175,11 @@ class ProviderProbeTest {
         String url = stub.url();
         stub.close();
 
-        assertThatThrownBy(() -> probe.pricing(URI.create(url), WALLET.address(), TIMEOUT))
-                .isInstanceOf(ProbeFailure.class).hasMessageContaining("/v1/models failed");
+        assertThatThrownBy(() -> probe.pricing(target(url), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> {
+                    assertThat(f.getMessage()).isEqualTo("unreachable");
+                    assertThat(f.detail()).contains("/v1/models");
+                });
     }
 
     @Test
@@ -195,21 +202,24 @@ class ProviderProbeTest {
     void aModelListThatIsNotAListFails() throws Exception {
         URI url = rawServer(200, null, "{\"object\":\"list\"}".getBytes());
 
-        assertThatThrownBy(() -> probe.pricing(url, WALLET.address(), TIMEOUT))
+        assertThatThrownBy(() -> probe.pricing(probe.target(url), WALLET.address(), TIMEOUT))
                 .isInstanceOf(ProbeFailure.class).hasMessage("/v1/models did not answer with a model list");
     }
 
     @Test
-    void anInternalAddressIsRefusedByDefault() {
+    void anInternalAddressIsRefusedByDefaultAsUnreachable() {
         ProviderProbe strict = new ProviderProbe(new Binder(new MapConfigurationPropertySource(Map.of()))
                 .bindOrCreate("chan.marketplace", Bindable.of(MarketplaceProperties.class)),
                 new ChainProperties(137, "0x5FbDB2315678afecb367f032d93F642f64180aa3",
                         "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", null, null, null), new ObjectMapper());
 
-        assertThatThrownBy(() -> strict.checkAllowed(URI.create(stub.url())))
-                .isInstanceOf(AddressPolicy.BlockedAddressException.class);
-        assertThatThrownBy(() -> strict.pricing(URI.create(stub.url()), WALLET.address(), TIMEOUT))
-                .isInstanceOf(ProbeFailure.class).hasMessageContaining("internal address");
-        assertThat(stub.pricingCalls()).isZero();
+        assertThatThrownBy(() -> strict.connectionTest(URI.create(stub.url()), WALLET.address(), TIMEOUT))
+                .isInstanceOfSatisfying(ProbeFailure.class, f -> {
+                    assertThat(f.getMessage()).isEqualTo("unreachable");
+                    assertThat(f.detail()).contains("127.0.0.1").contains("Loopback");
+                });
+        assertThatThrownBy(() -> strict.pricing(strict.target(URI.create(stub.url())), WALLET.address(), TIMEOUT))
+                .isInstanceOf(ProbeFailure.class).hasMessage("unreachable");
+        assertThat(stub.requests()).isZero();
     }
 }

@@ -3,17 +3,27 @@ package io.chanledger.api.marketplace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.api.support.TestNames;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class ProviderRegistrationTest extends LedgerIntegrationTest {
 
@@ -248,5 +258,64 @@ class ProviderRegistrationTest extends LedgerIntegrationTest {
         Http.Reply reply = register(body());
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+    }
+
+    /**
+     * The host is resolved once, and every call of the connection test goes to the address it
+     * answered, with the name in the Host header, though the name answers another address later.
+     */
+    @Test
+    void theConnectionTestCallsTheAddressCheckedWithTheNameAsHost() {
+        String name = TestNames.name("pinned", List.of(TestNames.address("127.0.0.1")),
+                List.of(TestNames.address("127.0.0.2")));
+        try (StubProvider elsewhere = new StubProvider(wallet.address(),
+                new InetSocketAddress(TestNames.address("127.0.0.2"), stub.port()))) {
+            String apiUrl = "http://" + name + ":" + stub.port();
+
+            Http.Reply reply = register(Registrations.body(wallet, apiUrl, b -> { }));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+            assertThat(stub.hosts()).as("pricing, docs and the chat probe").hasSize(3)
+                    .containsOnly(name + ":" + stub.port());
+            assertThat(elsewhere.requests()).isZero();
+            assertThat(TestNames.lookups(name)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSecondProviderUnderAnExistingNameWaitsForTheOperatorFlaggedWithTheFirst() {
+        String name = "Acme LLM " + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(register(Registrations.body(wallet, stub.url(), b -> b.put("name", name))).status()).isEqualTo(201);
+        String first = Registrations.idOf(wallet);
+        DigestSigner namesake = Registrations.newWallet("namesake");
+        Logger registrations = (Logger) LoggerFactory.getLogger(ProviderRegistration.class);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        registrations.addAppender(log);
+        Http.Reply reply;
+        try (StubProvider second = new StubProvider(namesake.address()).price("stub-chat-small", "0.0001", "0.0002")) {
+            reply = register(Registrations.body(namesake, second.url(), b -> {
+                b.put("name", "  " + name.toUpperCase(Locale.ROOT) + " ");
+                b.put("tier", "bittensor");
+                b.put("hotkey", "5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX");
+                b.put("uid", 7);
+            }));
+        } finally {
+            registrations.detachAppender(log);
+        }
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+        assertThat(reply.json().path("approval").asText()).as("a bittensor miner, but not listed at once")
+                .isEqualTo("pending");
+        String id = Registrations.idOf(namesake);
+        assertThat(log.list).filteredOn(line -> line.getLevel() == Level.WARN)
+                .singleElement().satisfies(line -> assertThat(line.getFormattedMessage()).contains(id).contains(first));
+        await().atMost(Duration.ofSeconds(10)).until(() -> directoryEntry(id) != null);
+        assertThat(directoryEntry(id).path("duplicateNameOf").asText()).isEqualTo(first);
+        assertThat(directoryEntry(first).path("duplicateNameOf").isNull()).isTrue();
+        JsonNode listed = Http.get(baseUrl() + "/api/directory/providers").json().path("providers");
+        assertThat(listed).filteredOn(entry -> entry.path("id").asText().equals(id)).singleElement()
+                .satisfies(entry -> assertThat(entry.path("duplicateNameOf").asText()).isEqualTo(first));
+        assertThat(Http.get(baseUrl() + "/api/mcp/providers?online=false").body()).doesNotContain(id);
     }
 }

@@ -62,6 +62,14 @@ final class Registrations {
         return Http.postJson(baseUrl + "/api/directory/providers", body.toString());
     }
 
+    /** Posted by {@code client}, as the trusted proxy of the tests' settings names it in X-Forwarded-For. */
+    static Http.Reply post(String baseUrl, ObjectNode body, String client) {
+        return Http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/directory/providers"))
+                .header("Content-Type", "application/json")
+                .header("X-Forwarded-For", client)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+    }
+
     static Http.Reply admin(String baseUrl, String method, String path, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)

@@ -1,25 +1,30 @@
 package io.chanledger.api.marketplace;
 
+import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.chanledger.domain.eip712.Hex;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * A provider on loopback that answers {@code /v1/pricing}, {@code /v1/models}, {@code /v1/docs} and
- * {@code POST /v1/chat/completions} without a voucher (402 with the payment terms) the way the
- * protocol describes (docs/protocol.md §C). Tests switch it down (503), change its prices, its docs
- * or how its chat endpoint answers, make it name another address, or make it answer after a delay.
+ * A provider on loopback (or an address a test names) that answers {@code /v1/pricing},
+ * {@code /v1/models}, {@code /v1/docs} and {@code POST /v1/chat/completions} without a voucher (402
+ * with the payment terms) the way the protocol describes (docs/protocol.md §C). Tests switch it down
+ * (503), change its prices, its docs or how its chat endpoint answers, make it name another
+ * address, or make it answer after a delay; it counts every request and keeps its Host header.
  */
 final class StubProvider implements AutoCloseable {
 
@@ -45,6 +50,12 @@ final class StubProvider implements AutoCloseable {
             Stub provider for tests. POST /v1/chat/completions in the OpenAI chat format with an X-CHAN-Voucher
             header; prices per 1,000 tokens are at /v1/pricing.""";
     private volatile ChatAnswer chat = ChatAnswer.PAYMENT_REQUIRED;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final List<String> hosts = new CopyOnWriteArrayList<>();
+    private final Filter seen = Filter.beforeHandler("counts every request", exchange -> {
+        requests.incrementAndGet();
+        hosts.add(String.valueOf(exchange.getRequestHeaders().getFirst("Host")));
+    });
     private final AtomicInteger pricingCalls = new AtomicInteger();
     private final AtomicInteger chatCalls = new AtomicInteger();
     private final AtomicInteger chatCallsWithVoucher = new AtomicInteger();
@@ -52,22 +63,45 @@ final class StubProvider implements AutoCloseable {
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
     StubProvider(String address) {
+        this(address, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    /** A stub listening on {@code bind} (a port of 0: any free one). */
+    StubProvider(String address, InetSocketAddress bind) {
         this.address = address;
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server = HttpServer.create(bind, 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        server.createContext("/v1/pricing", this::pricing);
-        server.createContext("/v1/models", this::models);
-        server.createContext("/v1/docs", this::docs);
-        server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/", this::notFound).getFilters().add(seen);
+        server.createContext("/v1/pricing", this::pricing).getFilters().add(seen);
+        server.createContext("/v1/models", this::models).getFilters().add(seen);
+        server.createContext("/v1/docs", this::docs).getFilters().add(seen);
+        server.createContext("/v1/chat/completions", this::chat).getFilters().add(seen);
         server.setExecutor(executor);
         server.start();
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        InetAddress bound = server.getAddress().getAddress();
+        String host = bound.isAnyLocalAddress() ? "127.0.0.1"
+                : bound instanceof Inet6Address ? "[" + bound.getHostAddress() + "]" : bound.getHostAddress();
+        return "http://" + host + ":" + server.getAddress().getPort();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Every request it received, whatever its path. */
+    int requests() {
+        return requests.get();
+    }
+
+    /** The Host header of each request, in order. */
+    List<String> hosts() {
+        return List.copyOf(hosts);
     }
 
     StubProvider price(String model, String input, String output) {
@@ -156,6 +190,12 @@ final class StubProvider implements AutoCloseable {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
+        }
+    }
+
+    private void notFound(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            exchange.sendResponseHeaders(404, -1);
         }
     }
 

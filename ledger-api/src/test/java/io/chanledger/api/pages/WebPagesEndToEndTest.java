@@ -92,6 +92,7 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         assertThat(run.exitValue()).as(log).isZero();
         assertThat(log).as(log).contains(
                 "ok - become a provider: register through the form, approve in the console",
+                "ok - become a provider: a second provider under an existing name waits, flagged in the console",
                 "ok - marketplace: browse and filter",
                 "ok - marketplace: 200 providers render and filter quickly",
                 "ok - console: replay runs to COMPLETED with matching checksums",

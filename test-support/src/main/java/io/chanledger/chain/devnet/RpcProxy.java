@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  *   <li><b>cut</b> at the first request of one method, which is then forwarded with its answer,
  *   forwarded with its answer lost, or dropped before it reaches the node; down from then on
  *   ({@link #cutAt}, {@link #restore});</li>
- *   <li>refusing an {@code eth_getLogs} over too many blocks ({@link #refuseLogRangesAbove}).</li>
+ *   <li>refusing an {@code eth_getLogs} over too many blocks ({@link #refuseLogRangesAbove});</li>
+ *   <li>answering 503 to the requests of some methods only ({@link #unavailableFor}).</li>
  * </ul>
  */
 public final class RpcProxy implements AutoCloseable {
@@ -63,6 +64,7 @@ public final class RpcProxy implements AutoCloseable {
     private volatile long maxLogRange = Long.MAX_VALUE;
     private volatile boolean down;
     private volatile Set<String> servedWhileDown = Set.of();
+    private volatile Set<String> unavailableMethods = Set.of();
     private volatile String armedMethod;
     private volatile CutAt armedAt;
 
@@ -136,7 +138,12 @@ public final class RpcProxy implements AutoCloseable {
         down = isDown;
     }
 
-    /** Requests answered 503 because the proxy was down. */
+    /** From now on, requests of {@code methods} are answered 503 (counted in {@link #refused}); none: all are served. */
+    public void unavailableFor(Set<String> methods) {
+        unavailableMethods = Set.copyOf(methods);
+    }
+
+    /** Requests answered 503 because the proxy was down or their method unavailable. */
     public long refused() {
         return refused.get();
     }
@@ -178,7 +185,8 @@ public final class RpcProxy implements AutoCloseable {
                     }
                 }
             }
-            if (down && (methods.isEmpty() || !servedWhileDown.contains(methods.getFirst()))) {
+            if (down && (methods.isEmpty() || !servedWhileDown.contains(methods.getFirst()))
+                    || !methods.isEmpty() && unavailableMethods.contains(methods.getFirst())) {
                 refused.incrementAndGet();
                 respond(exchange, 503, "<html>service unavailable</html>");
                 return;
