@@ -1,48 +1,13 @@
 // What a person does on each page, checked on what the page shows. Scenarios run in order and
 // share what they create in `state` (the provider registered through the form is then browsed).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { pageWithWallet } from './browser.mjs';
+import { expect, open, openConsole, shot, state, usdc } from './common.mjs';
+import { invalidSkill, replay } from './console.mjs';
+import { providerDashboard, strangerOnDashboard } from './dashboard.mjs';
+import { alreadyListed, unfilledSkillRoles } from './listing.mjs';
+import { narrowScreen } from './narrow.mjs';
+import { notFoundPages, providerDocumentsAcrossOrigins } from './origins.mjs';
 import { startStubProvider } from './stub-provider.mjs';
-
-export class Failure extends Error {}
-export function expect(condition, message) {
-  if (!condition) throw new Failure(message);
-}
-
-const state = {};
-
-async function shot(page, env, name) {
-  await page.screenshot({ path: `${env.screenshots}/${name}.png`, fullPage: true });
-}
-
-async function open(context, env, key) {
-  const page = await pageWithWallet(context, key);
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  // the pages must work under the service's Content-Security-Policy
-  page.on('console', (message) => {
-    if (message.type() === 'error' && message.text().includes('Content Security Policy')) errors.push(message.text());
-  });
-  page.assertNoErrors = () => expect(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
-  return page;
-}
-
-/** USDC text of base units, as the pages (and the service) write it: trailing zeros stripped, no grouping. */
-function usdc(units) {
-  const value = BigInt(units);
-  const fraction = (value % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
-  return fraction === '' ? `${value / 1_000_000n}` : `${value / 1_000_000n}.${fraction}`;
-}
-
-async function openConsole(page, env) {
-  await page.goto(`${env.baseUrl}/console`);
-  await page.fill('input[name=adminToken]', env.adminToken);
-  await page.click('button[type=submit]');
-  await page.locator('[data-testid=replay]').waitFor();
-  expect(!page.url().includes(env.adminToken), 'the admin token is in the address');
-  const cookies = await page.context().cookies();
-  expect(!cookies.some((c) => c.value.includes(env.adminToken)), 'the admin token is in a cookie');
-}
 
 const registerAndApprove = {
   name: 'become a provider: register through the form, approve in the console',
@@ -54,9 +19,12 @@ const registerAndApprove = {
       { id: `${token}-chat`, name: 'E2E Chat', input: '0.00015', output: '0.0006' },
       // flat-priced (output 0): the price of one request
       { id: `${token}-fetch`, name: 'E2E Fetch', input: '0.002', output: '0' },
+      // a long id, as real ones are, which a narrow screen must wrap at its separators only
+      { id: `${token}-meta-llama/Llama-3.1-70B-Instruct-Turbo`, name: 'E2E Llama', input: '0.00088', output: '0.00088' },
     ]);
     state.stub = stub;
     state.modelToken = token;
+    state.providerKey = key;
     const page = await open(context, env, key);
     await page.goto(`${env.baseUrl}/become-a-provider`);
     await page.click('button[name=connectWallet]');
@@ -98,6 +66,10 @@ const registerAndApprove = {
     await openConsole(operator, env);
     const row = operator.locator(`tr[data-provider-id="${providerId}"]`);
     await row.waitFor();
+    // what a pending provider sells, before the operator approves it
+    const sells = await row.locator('[data-testid=provider-models]').textContent();
+    expect(sells.includes(`${token}-chat`) && sells.includes('0.00015 in / 0.0006 out per 1k tokens')
+      && sells.includes(`${token}-fetch`) && sells.includes('0.002 per request'), `the pending row sells: ${sells}`);
     await shot(operator, env, 'operator-console');
     await row.locator('button[name=approve]').click();
     await operator.locator('[data-testid=provider-action]', { hasText: 'approved' }).waitFor();
@@ -322,50 +294,6 @@ const skills = {
   },
 };
 
-const invalidSkill = {
-  name: 'console: an invalid skill shows its problems',
-  async run(context, env) {
-    const page = await open(context, env);
-    await openConsole(page, env);
-    await page.fill('input[name=slug]', 'e2e-invalid-skill');
-    await page.fill('textarea[name=skill]', JSON.stringify({
-      name: 'Broken', description: 'depends on a step that does not exist',
-      providers: [{ role: 'writer', category: 'llm', models: ['x'], deposit: '0.10' }],
-      steps: [{ id: 'write', role: 'writer', after: ['missing'], message: {} }],
-      output: 'nowhere',
-    }, null, 2));
-    await page.locator('[data-testid=publish-skill] button[type=submit]').click();
-    const problems = page.locator('[data-testid=skill-problems] li');
-    await problems.first().waitFor();
-    const text = await page.textContent('[data-testid=skill-problems]');
-    expect(await problems.count() >= 2, `expected every problem listed: ${text}`);
-    expect(text.includes("'missing'") && text.includes('output'), `the problems do not name the faults: ${text}`);
-    await shot(page, env, 'console-invalid-skill');
-    page.assertNoErrors();
-    await page.close();
-  },
-};
-
-const replay = {
-  name: 'console: replay runs to COMPLETED with matching checksums',
-  async run(context, env) {
-    const page = await open(context, env);
-    await openConsole(page, env);
-    await page.click('button[name=startReplay]');
-    await page.locator('[data-testid=replay-state]', { hasText: 'COMPLETED' }).waitFor({ timeout: 120_000 });
-    await page.locator('[data-testid=replay-verdict]').waitFor();
-    const verdict = await page.textContent('[data-testid=replay-verdict]');
-    expect(verdict.includes('Checksums match'), `replay verdict: ${verdict}`);
-    expect(await page.textContent('[data-testid=checksum-before]') === await page.textContent('[data-testid=checksum-after]'),
-      'the checksums shown differ');
-    await page.locator('[data-testid=health-chainListener] h3').waitFor();
-    await page.locator('[data-testid=listener-lag]').waitFor();
-    await shot(page, env, 'console-replay');
-    page.assertNoErrors();
-    await page.close();
-  },
-};
-
 const channelPage = {
   name: 'channel explorer: the consumer sees the voucher and the charged total',
   async run(context, env) {
@@ -411,7 +339,10 @@ const explorerAndClaim = {
     const activity = page.locator(`[data-testid=explorer-activity] li[data-activity=claimed][data-channel-id="${claim.channelId}"]`);
     await activity.waitFor();
     const activityText = await activity.textContent();
-    const figures = `payout ${usdc(claim.payout)} · fee ${usdc(claim.fee)} · total claimed ${usdc(claim.totalClaimed)} USDC`;
+    // the payout is gross: the provider's wallet received it less the fee
+    const received = BigInt(claim.payout) - BigInt(claim.fee);
+    const figures = `payout (gross) ${usdc(claim.payout)} · fee ${usdc(claim.fee)} · provider received ${usdc(received)}`
+      + ` · total claimed ${usdc(claim.totalClaimed)} USDC`;
     expect(activityText.includes(figures), `the claim in the recent activity shows ${activityText}, expected ${figures}`);
     expect(await page.locator(`[data-testid=explorer-activity] li[data-activity=opened][data-channel-id="${claim.channelId}"]`).count() === 1,
       'the channel\'s opening is not in the recent activity');
@@ -423,7 +354,8 @@ const explorerAndClaim = {
     const shown = await claimed.locator('[data-testid=event-figures]').textContent();
     expect(shown === figures, `the claim in the history shows "${shown}", expected "${figures}"`);
     const terms = await page.textContent('[data-testid=channel-terms]');
-    expect(terms.includes(`Claimed${usdc(claim.totalClaimed)} USDC`) && terms.includes(`Fees paid${usdc(claim.fee)} USDC`),
+    expect(terms.includes(`Claimed (gross)${usdc(claim.totalClaimed)} USDC`) && terms.includes(`Fees paid${usdc(claim.fee)} USDC`)
+      && terms.includes(`Provider received${usdc(received)} USDC`),
       `the terms show ${terms}`);
     await shot(page, env, 'channel-claimed');
     page.assertNoErrors();
@@ -449,75 +381,6 @@ const providerClaimables = {
   },
 };
 
-/** The dashboard's API reads of a page: every request it made to the service's /api. */
-function apiCalls(page, env) {
-  const calls = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.origin === env.baseUrl && url.pathname.startsWith('/api/')) calls.push(url.pathname);
-  });
-  return calls;
-}
-
-const providerDashboard = {
-  name: "provider dashboard: the provider's wallet sees its earnings, claims and revenue per model",
-  async run(context, env) {
-    expect(env.providerKey && env.dashboard && env.dashboardClaim.channelId, 'no provider key, dashboard or claim given');
-    const expected = env.dashboard;
-    const page = await open(context, env, env.providerKey);
-    const calls = apiCalls(page, env);
-    await page.goto(`${env.baseUrl}/dashboard`);
-    await page.click('button[name=connectWallet]');
-    await page.locator('[data-testid=earnings]').waitFor({ timeout: 20_000 });
-    const text = async (selector) => (await page.locator(selector).first().textContent()).trim();
-    const address = await text('[data-testid=provider-address]');
-    expect(address === expected.provider, `provider ${address}, expected ${expected.provider}`);
-    for (const [id, member] of [['charged', 'charged'], ['claimed', 'claimed'], ['fees', 'fees'],
-      ['unclaimed', 'unclaimedCharged'], ['claimable', 'claimable']]) {
-      const shown = await text(`[data-testid=earnings-${id}]`);
-      expect(shown === `${usdc(expected.earnings[member])} USDC`, `${id}: shown ${shown}, expected ${usdc(expected.earnings[member])}`);
-    }
-    for (const model of expected.models) {
-      const row = page.locator(`[data-testid=models] tr[data-model="${model.model}"]`);
-      const charged = (await row.locator('[data-testid=model-charged]').textContent()).trim();
-      const requests = (await row.locator('[data-testid=model-requests]').textContent()).trim();
-      expect(charged === usdc(model.charged) && requests === String(model.requests),
-        `${model.model}: shown ${charged} USDC in ${requests} requests, expected ${usdc(model.charged)} in ${model.requests}`);
-    }
-    expect(expected.models.some((m) => m.model === 'echo-1') && expected.models.some((m) => m.model === 'echo-flat'),
-      `the paid models are not both listed: ${JSON.stringify(expected.models)}`);
-    const claim = page.locator(`[data-testid=claims] tr[data-channel-id="${env.dashboardClaim.channelId}"]`);
-    const payout = (await claim.locator('[data-testid=claim-payout]').textContent()).trim();
-    const fee = (await claim.locator('[data-testid=claim-fee]').textContent()).trim();
-    const total = (await claim.locator('[data-testid=claim-total]').textContent()).trim();
-    const tx = (await claim.locator('[data-testid=claim-tx]').textContent()).trim();
-    expect(payout === usdc(env.dashboardClaim.payout) && fee === usdc(env.dashboardClaim.fee)
-      && total === usdc(env.dashboardClaim.payout), `claim shows ${payout} / ${fee} / ${total}`);
-    expect(/^0x[0-9a-f]{64}$/.test(tx), `claim transaction ${tx}`);
-    await page.locator('[data-testid=days-chart] canvas').first().waitFor();
-    await shot(page, env, 'provider-dashboard');
-    const unexpected = calls.filter((path) => !['/api/chan/signing', '/api/chan/audience', '/api/provider/dashboard'].includes(path));
-    expect(unexpected.length === 0, `the dashboard called more than the provider's API: ${unexpected.join(', ')}`);
-    page.assertNoErrors();
-    await page.close();
-  },
-};
-
-const strangerOnDashboard = {
-  name: 'provider dashboard: another wallet is refused and sees nothing',
-  async run(context, env) {
-    expect(env.consumerKey, 'no consumer key given');
-    const page = await open(context, env, env.consumerKey);
-    await page.goto(`${env.baseUrl}/dashboard`);
-    await page.click('button[name=connectWallet]');
-    const error = await page.locator('[data-testid=dashboard-error]').textContent({ timeout: 20_000 });
-    expect(error.startsWith('wallet_not_provider'), `the error shown: ${error}`);
-    expect(await page.locator('[data-testid=earnings]').count() === 0, 'figures shown to a stranger');
-    page.assertNoErrors();
-    await page.close();
-  },
-};
-
 const cleanup = {
   name: 'stop the stub provider',
   async run() {
@@ -525,5 +388,6 @@ const cleanup = {
   },
 };
 
-export const scenarios = [registerAndApprove, sameNameFlagged, browseAndFilter, twoHundredProviders, providerPage, skills, invalidSkill, replay, channelPage,
-  explorerAndClaim, providerClaimables, providerDashboard, strangerOnDashboard, cleanup];
+export const scenarios = [registerAndApprove, alreadyListed, sameNameFlagged, browseAndFilter, twoHundredProviders, providerPage,
+  providerDocumentsAcrossOrigins, skills, unfilledSkillRoles, invalidSkill, replay, channelPage, explorerAndClaim,
+  providerClaimables, providerDashboard, strangerOnDashboard, notFoundPages, narrowScreen, cleanup];

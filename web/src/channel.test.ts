@@ -6,13 +6,14 @@ const channelId = `0x${'ab'.repeat(32)}`;
 const chainRef = { blockNumber: 7, blockHash: `0x${'01'.repeat(32)}`, txHash: `0x${'02'.repeat(32)}`, logIndex: 1 };
 
 describe('channel event figures, from each event type\'s own fields', () => {
-  it('shows a claim\'s payout, fee and total claimed', () => {
+  it('shows a claim\'s gross payout, fee, what the provider received (payout − fee) and total claimed', () => {
     const claimed: ChannelEvent = {
       type: 'ChannelClaimed', timestamp: '2025-01-01T00:00:00Z', chainRef,
       payload: { channelId, provider: '0x1', payout: '300000', fee: '6000', totalClaimed: '1300000', chainRef },
     };
     expect(eventFigures(claimed)).toEqual([
-      { label: 'payout', units: 300_000n }, { label: 'fee', units: 6_000n }, { label: 'total claimed', units: 1_300_000n }]);
+      { label: 'payout (gross)', units: 300_000n }, { label: 'fee', units: 6_000n },
+      { label: 'provider received', units: 294_000n }, { label: 'total claimed', units: 1_300_000n }]);
   });
 
   it('shows a settled request\'s cost, charge and charged total, and its voucher nonce', () => {

@@ -9,6 +9,20 @@ export interface EventFigure {
   units: bigint;
 }
 
+/**
+ * A claim's amounts: its payout (what it added to the claimed total, gross), the contract's fee on
+ * it, what the provider's wallet received (payout − fee), and the claimed total after it.
+ */
+export function claimFigures(payout: string | undefined, fee: string | undefined, totalClaimed: string | undefined): [string, string | undefined][] {
+  const received = payout != null && fee != null ? (baseUnits(payout) - baseUnits(fee)).toString() : undefined;
+  return [['payout (gross)', payout], ['fee', fee], ['provider received', received], ['total claimed', totalClaimed]];
+}
+
+/** Figures of base-unit amounts, those absent left out. */
+export function figuresOf(amounts: [string, string | null | undefined][]): EventFigure[] {
+  return amounts.filter((f): f is [string, string] => f[1] != null).map(([label, units]) => ({ label, units: baseUnits(units) }));
+}
+
 /** The amounts an event carries, in the order a reader wants them; none for an event without. */
 export function eventFigures(event: ChannelEvent): EventFigure[] {
   const figures: [string, string | undefined][] = (() => {
@@ -25,7 +39,7 @@ export function eventFigures(event: ChannelEvent): EventFigure[] {
       case 'RequestSettled':
         return [['cost', event.payload.cost], ['charged', event.payload.charged], ['charged total', event.payload.chargedTotal]];
       case 'ChannelClaimed':
-        return [['payout', event.payload.payout], ['fee', event.payload.fee], ['total claimed', event.payload.totalClaimed]];
+        return claimFigures(event.payload.payout, event.payload.fee, event.payload.totalClaimed);
       case 'ChannelExpired':
         return [];
       case 'ChannelClosed':
@@ -38,7 +52,7 @@ export function eventFigures(event: ChannelEvent): EventFigure[] {
         return unknownEvent(event);
     }
   })();
-  return figures.filter((f): f is [string, string] => f[1] != null).map(([label, units]) => ({ label, units: baseUnits(units) }));
+  return figuresOf(figures);
 }
 
 /** The voucher nonce an event is about, for the events of a voucher or its request. */

@@ -6,7 +6,7 @@ import { ChannelPage, ChannelSearch } from './pages/Channels';
 import { Console } from './pages/Console';
 import { Marketplace } from './pages/Marketplace';
 import { MyChannels } from './pages/MyChannels';
-import { NotFound } from './pages/NotFound';
+import { DashboardElsewhere, NotFound } from './pages/NotFound';
 import { ProviderPage } from './pages/ProviderPage';
 import { SkillList, SkillPage } from './pages/Skills';
 
@@ -36,6 +36,7 @@ function Page({ path, search }: { path: string; search: string }) {
     case 'channels': return param ? <ChannelPage channelId={param} /> : <ChannelSearch />;
     case 'my-channels': return param ? <NotFound /> : <MyChannels />;
     case 'console': return param ? <NotFound /> : <Console />;
+    case 'dashboard': return param ? <NotFound /> : <DashboardElsewhere />;
     default: return <NotFound />;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import cases from '../../ledger-domain/src/test/resources/vectors/usdc-text.json';
-import { baseUnits, formatPrice, formatUsdc, parseUsdc, permille } from './money';
+import { amountTicks, baseUnits, formatPol, formatPrice, formatUsdc, parseUsdc, permille } from './money';
 
 interface ParseCase { text: string; units?: string; error?: string }
 interface FormatCase { units: string; text?: string; error?: string }
@@ -54,5 +54,37 @@ describe('USDC amounts', () => {
     expect(permille(1n, 3n)).toBe(333);
     expect(permille(5n, 0n)).toBe(0);
     expect(permille(7n, 5n)).toBe(1000);
+  });
+});
+
+describe('POL amounts', () => {
+  it('writes wei as POL, exactly, by the USDC text rule', () => {
+    expect(formatPol(0n)).toBe('0');
+    expect(formatPol(1n)).toBe('0.000000000000000001');
+    expect(formatPol(1_500_000_000_000_000_000n)).toBe('1.5');
+    expect(formatPol(9_999_999_790_000_000_000_000n)).toBe('9999.99979');
+    expect(() => formatPol(-1n)).toThrow(RangeError);
+  });
+});
+
+describe('amount axis ticks', () => {
+  it('steps by 1, 2 or 5 times a power of ten base units, up to the first tick at or above the largest amount', () => {
+    expect(amountTicks(7_769n)).toEqual([0n, 2_000n, 4_000n, 6_000n, 8_000n]);
+    expect(amountTicks(5_000n)).toEqual([0n, 2_000n, 4_000n, 6_000n]);
+    expect(amountTicks(10_000n)).toEqual([0n, 5_000n, 10_000n]);
+    expect(amountTicks(3n)).toEqual([0n, 1n, 2n, 3n]);
+    expect(amountTicks(123_456_789n).map(formatUsdc)).toEqual(['0', '50', '100', '150']);
+  });
+
+  it('labels fractions of a cent as the amounts they are', () => {
+    expect(amountTicks(7_769n).map(formatUsdc)).toEqual(['0', '0.002', '0.004', '0.006', '0.008']);
+  });
+
+  it('keeps an axis without amounts one base unit high, and huge amounts exact', () => {
+    expect(amountTicks(0n)).toEqual([0n, 1n]);
+    const huge = 2n ** 100n;
+    const ticks = amountTicks(huge);
+    expect(ticks[ticks.length - 1] >= huge).toBe(true);
+    expect(ticks.length).toBeLessThanOrEqual(5);
   });
 });

@@ -4,6 +4,8 @@
 // ledger-domain/src/test/resources/vectors/usdc-text.json checks both against each other.
 
 export const USDC_DECIMALS = 6;
+/** POL, the chain's gas token, in wei. */
+export const POL_DECIMALS = 18;
 const SCALE = 10n ** BigInt(USDC_DECIMALS);
 const UINT256_MAX = 2n ** 256n - 1n;
 /** A uint256 has at most 78 decimal digits; with the point, a USDC text at most 79 characters. */
@@ -24,9 +26,41 @@ export function baseUnits(value: string | number | bigint | null | undefined): b
 /** 3750n → "0.00375", 5000000n → "5": plain decimal, trailing zeros stripped, no grouping. */
 export function formatUsdc(units: bigint): string {
   if (units < 0n) throw new RangeError('USDC amount is negative');
-  const whole = (units / SCALE).toString();
-  const fraction = (units % SCALE).toString().padStart(USDC_DECIMALS, '0').replace(/0+$/, '');
+  return formatUnits(units, USDC_DECIMALS);
+}
+
+/** Wei as POL by the same rule: 1_500_000_000_000_000_000n → "1.5". */
+export function formatPol(wei: bigint): string {
+  if (wei < 0n) throw new RangeError('POL amount is negative');
+  return formatUnits(wei, POL_DECIMALS);
+}
+
+/** Base units of a token with {@code decimals} decimals as plain decimal text, digit by digit. */
+function formatUnits(units: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const whole = (units / scale).toString();
+  const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
   return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/**
+ * The ticks of an amount axis from 0 to at least {@code max}: the multiples of one step (1, 2 or 5
+ * times a power of ten base units, the smallest that needs at most {@code intervals} intervals) up
+ * to the first at or above {@code max}. Integers, so that an axis is labelled with the amounts' own
+ * text; a chart turns them into numbers only to place them.
+ */
+export function amountTicks(max: bigint, intervals = 4): bigint[] {
+  const top = max > 0n ? max : 1n;
+  const count = BigInt(intervals);
+  for (let power = 1n; ; power *= 10n) {
+    for (const factor of [1n, 2n, 5n]) {
+      const step = factor * power;
+      if (step * count >= top) {
+        const steps = Number((top + step - 1n) / step);
+        return Array.from({ length: steps + 1 }, (_, i) => BigInt(i) * step);
+      }
+    }
+  }
 }
 
 /**

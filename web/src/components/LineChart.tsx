@@ -17,7 +17,7 @@ export function LineChart({ data, series, yLabel, testId }: { data: (number | nu
   useEffect(() => {
     if (!box.current || data[0].length === 0) return;
     const plot = new uPlot({
-      width: Math.max(320, box.current.clientWidth),
+      width: Math.max(200, box.current.clientWidth),
       height: 220,
       scales: { x: { time: true } },
       axes: [{}, { label: yLabel }],

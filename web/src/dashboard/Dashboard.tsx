@@ -1,16 +1,17 @@
 import { useState } from 'preact/hooks';
 import type { Address } from 'viem';
 import { errorText, getJson } from '../api';
-import { LineChart } from '../components/LineChart';
+import { AmountChart } from '../components/AmountChart';
+import { ModelId } from '../components/ModelId';
 import { baseUnits, formatUsdc, permille } from '../money';
 import { formatTime, shortAddress, signingInfo } from '../shared';
 import type { ProviderDashboard } from '../types';
 import { connectWallet, walletSignedHeaders } from '../wallet';
-import { dayColumns, riskReason, timeLeft } from './figures';
+import { dayPoints, received, riskReason, timeLeft } from './figures';
 
 const PATH = '/api/provider/dashboard';
 
-function usdc(units: string): string {
+function usdc(units: string | bigint): string {
   return `${formatUsdc(baseUnits(units))} USDC`;
 }
 
@@ -83,13 +84,16 @@ export function Dashboard() {
 
 function Earnings({ dashboard }: { dashboard: ProviderDashboard }) {
   const e = dashboard.earnings;
+  const points = dayPoints(dashboard.days);
   return (
     <div class="card" data-testid="earnings">
       <h2>Earnings</h2>
       <dl class="facts">
         <dt>Charged</dt><dd data-testid="earnings-charged">{usdc(e.charged)}</dd>
-        <dt>Claimed</dt><dd data-testid="earnings-claimed">{usdc(e.claimed)}</dd>
+        <dt title="the claims' payouts, before the contract's fee">Claimed (gross)</dt><dd data-testid="earnings-claimed">{usdc(e.claimed)}</dd>
         <dt>Fees</dt><dd data-testid="earnings-fees">{usdc(e.fees)}</dd>
+        <dt title="claimed − fees">Received in the wallet</dt>
+        <dd data-testid="earnings-received">{usdc(baseUnits(e.claimed) - baseUnits(e.fees))}</dd>
         <dt title="charged − claimed over the channels not closed">Earned, not claimed yet</dt>
         <dd data-testid="earnings-unclaimed">{usdc(e.unclaimedCharged)}</dd>
         <dt title="highest voucher − claimed">Claimable</dt><dd data-testid="earnings-claimable">{usdc(e.claimable)}</dd>
@@ -97,15 +101,15 @@ function Earnings({ dashboard }: { dashboard: ProviderDashboard }) {
         <dt>Channels</dt><dd>{e.channels} ({e.openChannels} open)</dd>
       </dl>
       <h3>Per day (UTC)</h3>
-      <LineChart testId="days-chart" data={dayColumns(dashboard.days)} yLabel="USDC"
-        series={[{ label: 'charged', color: '#12b76a' }, { label: 'claimed', color: '#2a5bd7' }]} />
+      <AmountChart testId="days-chart" bars at={points.starts} labels={points.labels} atLabel="day"
+        series={[{ label: 'charged', color: '#12b76a', units: points.charged }, { label: 'claimed', color: '#2a5bd7', units: points.claimed }]} />
       {dashboard.days.length > 0 && (
         <table data-testid="days">
           <thead><tr><th>Day</th><th class="num">Charged</th><th class="num">Requests</th><th class="num">Claimed</th><th class="num">Fees</th></tr></thead>
           <tbody>
             {[...dashboard.days].reverse().map((d) => (
               <tr data-day={d.day}>
-                <td>{d.day}</td>
+                <td class="nowrap">{d.day}</td>
                 <td class="num">{formatUsdc(baseUnits(d.charged))}</td>
                 <td class="num">{d.requests}</td>
                 <td class="num">{formatUsdc(baseUnits(d.claimed))}</td>
@@ -160,7 +164,7 @@ function Models({ dashboard }: { dashboard: ProviderDashboard }) {
           <tbody>
             {dashboard.models.map((m) => (
               <tr data-model={m.model}>
-                <td><code>{m.model}</code></td>
+                <td><ModelId id={m.model} /></td>
                 <td class="num" data-testid="model-charged">{formatUsdc(baseUnits(m.charged))}</td>
                 <td class="num" data-testid="model-requests">{m.requests}</td>
                 <td>{(permille(baseUnits(m.charged), total) / 10).toFixed(1)} %</td>
@@ -177,14 +181,19 @@ function Claims({ dashboard }: { dashboard: ProviderDashboard }) {
   return (
     <div class="card" data-testid="claims">
       <h2>Claims</h2>
+      <p class="muted">
+        Each claim's payout is what it added to the claimed total; the contract keeps its fee from it and the wallet
+        receives the rest.
+      </p>
       {dashboard.claims.length === 0 ? <p class="muted">No claim on-chain yet.</p> : (
         <table>
-          <thead><tr><th>When</th><th>Channel</th><th class="num">Payout</th><th class="num">Fee</th><th class="num">Total claimed</th><th>Transaction</th></tr></thead>
+          <thead><tr><th>When</th><th>Channel</th><th class="num" title="payout − fee">Wallet received</th><th class="num">Payout (gross)</th><th class="num">Fee</th><th class="num">Total claimed</th><th>Transaction</th></tr></thead>
           <tbody>
             {dashboard.claims.map((c) => (
               <tr data-channel-id={c.channelId} data-total-claimed={c.totalClaimed}>
                 <td>{formatTime(c.at)}</td>
                 <td><code title={c.channelId}>{c.channelId.slice(0, 12)}…</code></td>
+                <td class="num" data-testid="claim-received" title="payout − fee: what the wallet received">{formatUsdc(received(c))}</td>
                 <td class="num" data-testid="claim-payout">{formatUsdc(baseUnits(c.payout))}</td>
                 <td class="num" data-testid="claim-fee">{formatUsdc(baseUnits(c.fee))}</td>
                 <td class="num" data-testid="claim-total">{formatUsdc(baseUnits(c.totalClaimed))}</td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cents, dayColumns, riskReason, timeLeft } from './figures';
+import { dayPoints, received, riskReason, timeLeft } from './figures';
 
 describe('time left', () => {
   it('names the two largest units', () => {
@@ -23,28 +23,34 @@ describe('risk reason', () => {
   });
 });
 
-describe('chart columns', () => {
-  it('draws whole cents from base units without floating-point sums', () => {
-    expect(cents('0')).toBe(0);
-    expect(cents('19999')).toBe(0.01);
-    expect(cents('123456789')).toBe(123.45);
-    expect(cents('123456789012')).toBe(123456.78);
-  });
-
-  it('puts each day at its UTC midnight, a day without activity at zero', () => {
-    const columns = dayColumns([
-      { day: '2026-11-23', charged: '1500000', requests: 3, claimed: '0', fees: '0' },
-      { day: '2026-11-25', charged: '20000', requests: 1, claimed: '1000000', fees: '20000' },
+describe('chart points', () => {
+  it('are the days of the table and no other, with their exact base units', () => {
+    const points = dayPoints([
+      { day: '2026-11-25', charged: '7769', requests: 1, claimed: '1000000', fees: '20000' },
+      { day: '2026-11-23', charged: '5000', requests: 3, claimed: '0', fees: '0' },
     ]);
-    expect(columns).toEqual([[1_795_392_000, 1_795_478_400, 1_795_564_800], [1.5, 0, 0.02], [0, 0, 1]]);
+    expect(points).toEqual({
+      starts: [1_795_392_000, 1_795_564_800],
+      labels: ['2026-11-23', '2026-11-25'],
+      charged: [5_000n, 7_769n],
+      claimed: [0n, 1_000_000n],
+    });
   });
 
-  it('starts a single day from the day before', () => {
-    const columns = dayColumns([{ day: '2026-11-25', charged: '20000', requests: 1, claimed: '0', fees: '0' }]);
-    expect(columns).toEqual([[1_795_478_400, 1_795_564_800], [0, 0.02], [0, 0]]);
+  it('draws a single day as that day alone', () => {
+    const points = dayPoints([{ day: '2026-11-25', charged: '5000', requests: 1, claimed: '0', fees: '0' }]);
+    expect(points.labels).toEqual(['2026-11-25']);
+    expect(points.charged).toEqual([5_000n]);
   });
 
   it('has no point without a day', () => {
-    expect(dayColumns([])).toEqual([[], [], []]);
+    expect(dayPoints([])).toEqual({ starts: [], labels: [], charged: [], claimed: [] });
+  });
+});
+
+describe('a claim', () => {
+  it('put its payout less the fee in the wallet', () => {
+    expect(received({ payout: '1250000', fee: '25000' })).toBe(1_225_000n);
+    expect(received({ payout: '7769', fee: '0' })).toBe(7_769n);
   });
 });

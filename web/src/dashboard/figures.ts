@@ -1,10 +1,12 @@
 // What the provider's dashboard computes from its API answer (GET /api/provider/dashboard): the
-// time a channel at risk has left, and the daily figures as chart columns. Amounts stay bigint
-// base units; only the chart's points are numbers (whole cents), never the figures shown as text.
+// time a channel at risk has left, a claim's net payout, and the daily figures as the chart's
+// points. Amounts stay bigint base units, in the chart too (components/AmountChart).
+import { baseUnits } from '../money';
 import type { ProviderDashboard } from '../types';
 
 type AtRisk = ProviderDashboard['atRisk'][number];
 type Day = ProviderDashboard['days'][number];
+type Claim = ProviderDashboard['claims'][number];
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -29,28 +31,34 @@ export function riskReason(channel: Pick<AtRisk, 'closing' | 'secondsLeft'>): st
   return `expires in ${timeLeft(channel.secondsLeft)}`;
 }
 
-/** Whole cents of a base-unit amount, for drawing only (integer division first: no rounding error). */
-export function cents(units: string): number {
-  return Number(BigInt(units) / 10_000n) / 100;
+/**
+ * What a claim put in the provider's wallet: its payout (the increment of the claimed total, gross)
+ * less the contract's fee on it.
+ */
+export function received(claim: Pick<Claim, 'payout' | 'fee'>): bigint {
+  return baseUnits(claim.payout) - baseUnits(claim.fee);
+}
+
+/** The days as the chart draws them: the API's days and no other, oldest first. */
+export interface DayPoints {
+  /** each day's start (epoch seconds, UTC midnight) */
+  starts: number[];
+  /** the days as the table writes them (YYYY-MM-DD) */
+  labels: string[];
+  charged: bigint[];
+  claimed: bigint[];
 }
 
 /**
- * uPlot's columns for the days: each day's start (epoch seconds) from the first day to the last,
- * a day without activity at zero, then charged and claimed in USDC. A single day starts from the
- * day before it, so that a line is drawn rather than a lone point on a year-long axis.
+ * The chart's points: exactly the days of the table, each at its UTC midnight, with its charged and
+ * claimed base units. A day without activity is not in the answer, so it has no point either.
  */
-export function dayColumns(days: Day[]): number[][] {
-  const columns: number[][] = [[], [], []];
-  if (days.length === 0) return columns;
-  const byStart = new Map(days.map((d) => [Date.parse(`${d.day}T00:00:00Z`) / 1000, d]));
-  const starts = [...byStart.keys()];
-  const last = Math.max(...starts);
-  const first = days.length === 1 ? last - DAY : Math.min(...starts);
-  for (let start = first; start <= last; start += DAY) {
-    const day = byStart.get(start);
-    columns[0].push(start);
-    columns[1].push(day ? cents(day.charged) : 0);
-    columns[2].push(day ? cents(day.claimed) : 0);
-  }
-  return columns;
+export function dayPoints(days: Day[]): DayPoints {
+  const sorted = [...days].sort((a, b) => a.day.localeCompare(b.day));
+  return {
+    starts: sorted.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000),
+    labels: sorted.map((d) => d.day),
+    charged: sorted.map((d) => baseUnits(d.charged)),
+    claimed: sorted.map((d) => baseUnits(d.claimed)),
+  };
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, readAfter, sendCommand, type Written } from '../api';
 import { categories, signingInfo } from '../shared';
-import type { DirectoryProvider, RegistrationOutcome as Outcome } from '../types';
+import type { Directory, DirectoryProvider, RegistrationOutcome as Outcome } from '../types';
+import { ModelPrice } from './Marketplace';
 import { connectWallet, personalSign, registrationMessage, useWallet } from '../wallet';
 
 interface Form {
@@ -27,11 +28,18 @@ export function BecomeProvider() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Written<Outcome> | null>(null);
+  // the directory's entry of the connected wallet: undefined while it is looked up, null when it has none
+  const [listing, setListing] = useState<DirectoryProvider | null | undefined>(undefined);
 
   useEffect(() => {
     categories().then(setCategoryList);
     signingInfo().then((s) => setChainId(Number(s.eip712Domain.chainId))).catch(() => undefined);
   }, []);
+  const lookUp = (address: string) => listingOf(address).then(setListing).catch(() => setListing(null));
+  useEffect(() => {
+    setListing(undefined);
+    if (wallet) void lookUp(wallet);
+  }, [wallet]);
 
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setForm({ ...form, [key]: value });
@@ -72,7 +80,9 @@ export function BecomeProvider() {
       body.supportsStreaming = form.supportsStreaming;
       setOutcome(await sendCommand<Outcome>('POST', '/api/directory/providers', body));
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'connection_test_failed') {
+      if (e instanceof ApiError && e.code === 'address_already_registered') {
+        await lookUp(wallet);
+      } else if (e instanceof ApiError && e.code === 'connection_test_failed') {
         const reason = String(e.problem.reason ?? e.message);
         setFieldErrors({ apiUrl: `GET ${form.apiUrl.trim()}/v1/pricing failed` });
         setFailure(`The connection test failed: ${reason}. Fix the endpoint and submit again (a new signature is asked for).`);
@@ -88,6 +98,7 @@ export function BecomeProvider() {
   };
 
   if (outcome) return <Registered outcome={outcome.body} writtenThrough={outcome.writtenThrough} />;
+  if (wallet && listing) return <AlreadyListed wallet={wallet} provider={listing} />;
 
   const fieldError = (name: string) => fieldErrors[name] ? <span class="field-error" data-field-error={name}>{fieldErrors[name]}</span> : null;
   return (
@@ -102,7 +113,8 @@ export function BecomeProvider() {
         <div class="card">
           <h2>1. Your wallet</h2>
           {wallet
-            ? <p>Connected: <code data-testid="connected-address">{wallet}</code>. Agents open channels to this address.</p>
+            ? <p>Connected: <code data-testid="connected-address">{wallet}</code>. Agents open channels to this address.
+              {listing === undefined && <span class="muted"> Looking it up in the directory…</span>}</p>
             : <button type="button" name="connectWallet" onClick={() => connectWallet().catch((e) => setFailure(errorText(e)))}>Connect wallet</button>}
           {fieldError('wallet')}
         </div>
@@ -141,7 +153,8 @@ export function BecomeProvider() {
           <label>Documentation URL (optional)<input name="docsUrl" value={form.docsUrl} aria-invalid={!!fieldErrors.docsUrl} onInput={(e) => set('docsUrl', e.currentTarget.value)} />{fieldError('docsUrl')}</label>
           <label>Logo URL (optional, shown in the marketplace)<input name="logoUrl" value={form.logoUrl} aria-invalid={!!fieldErrors.logoUrl} onInput={(e) => set('logoUrl', e.currentTarget.value)} />{fieldError('logoUrl')}</label>
           <label>Website (optional)<input name="website" value={form.website} aria-invalid={!!fieldErrors.website} onInput={(e) => set('website', e.currentTarget.value)} />{fieldError('website')}</label>
-          <label class="checkbox"><input name="supportsStreaming" type="checkbox" checked={form.supportsStreaming} onChange={(e) => set('supportsStreaming', e.currentTarget.checked)} /> Streams answers (<code>stream: true</code>){fieldError('supportsStreaming')}</label>
+          <label class="checkbox" data-testid="streaming-label"><input name="supportsStreaming" type="checkbox" checked={form.supportsStreaming} onChange={(e) => set('supportsStreaming', e.currentTarget.checked)} />
+            <span>Streams answers (<code>stream: true</code>)</span></label>{fieldError('supportsStreaming')}
         </div>
         <div class="card">
           <h2>3. Sign and submit</h2>
@@ -180,6 +193,39 @@ function Registered({ outcome, writtenThrough }: { outcome: Outcome; writtenThro
         <p>{state === 'pending' ? 'An operator reviews new providers; this page updates when yours is approved.'
           : state === 'approved' ? 'You are listed in the marketplace.' : `Suspended${entry?.approval.reason ? `: ${entry.approval.reason}` : ''}.`}</p>
         <p><a href={`/providers/${encodeURIComponent(outcome.id)}`}>Your provider page</a></p>
+      </div>
+    </section>
+  );
+}
+
+/** The directory's entry of {@code address}, or null: a wallet registers once, as one provider. */
+async function listingOf(address: string): Promise<DirectoryProvider | null> {
+  const directory = await getJson<Directory>('/api/directory/providers');
+  return directory.providers.find((p) => p.providerAddress.toLowerCase() === address.toLowerCase()) ?? null;
+}
+
+/** What a wallet that is a provider already sees in place of the form: its listing. */
+function AlreadyListed({ wallet, provider: p }: { wallet: string; provider: DirectoryProvider }) {
+  const state = p.approval.state;
+  return (
+    <section>
+      <h1>Become a provider</h1>
+      <div class="card" data-testid="already-registered">
+        <h2>This wallet is already a provider</h2>
+        <p>
+          <code>{wallet}</code> is registered as <strong data-testid="listed-name">{p.name}</strong>{' '}
+          (<code>{p.id}</code>), and a wallet registers once.
+        </p>
+        <dl class="facts">
+          <dt>State</dt><dd><span class={`badge ${state}`} data-testid="listed-state">{state}</span>
+            {state === 'pending' && <span class="muted"> an operator reviews new providers</span>}
+            {state === 'suspended' && p.approval.reason && <span class="muted"> {p.approval.reason}</span>}</dd>
+          <dt>API</dt><dd><code>{p.apiUrl}</code></dd>
+          <dt>Category</dt><dd>{[p.category, ...(p.additionalCategories ?? [])].join(', ')}</dd>
+          <dt>Models</dt>
+          <dd><ul class="models">{p.models.map((m) => <li><ModelPrice model={m} /></li>)}</ul></dd>
+        </dl>
+        <p><a href={`/providers/${encodeURIComponent(p.id)}`} data-testid="listing-link">Your provider page</a></p>
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
-import { eventFigures, eventNonce, explorerLink } from '../channel';
+import { claimFigures, eventFigures, eventNonce, explorerLink, figuresOf } from '../channel';
 import { baseUnits, formatUsdc, permille } from '../money';
 import { navigate } from '../router';
 import { formatTime, shortAddress, signingInfo, webSettings } from '../shared';
@@ -80,10 +80,10 @@ function NetworkSummary() {
 }
 
 function ActivityItem({ activity: a, explorer }: { activity: ExplorerActivity; explorer: string }) {
-  const figures: [string, string | undefined][] = a.kind === 'opened' ? [['deposit', a.deposit]]
-    : a.kind === 'claimed' ? [['payout', a.payout], ['fee', a.fee], ['total claimed', a.totalClaimed]]
-    : [['refund', a.refund]];
-  const text = figures.filter(([, units]) => units != null).map(([label, units]) => `${label} ${formatUsdc(baseUnits(units))}`);
+  const figures = figuresOf(a.kind === 'opened' ? [['deposit', a.deposit]]
+    : a.kind === 'claimed' ? claimFigures(a.payout, a.fee, a.totalClaimed)
+    : [['refund', a.refund]]);
+  const text = figures.map((f) => `${f.label} ${formatUsdc(f.units)}`);
   return (
     <li data-activity={a.kind} data-channel-id={a.channelId}>
       <strong>{a.kind}</strong>{a.closeKind ? ` (${a.closeKind.replace('_', ' ')})` : ''}{' '}
@@ -171,8 +171,9 @@ export function ChannelPage({ channelId }: { channelId: string }) {
             <dt>Provider</dt><dd><code>{channel.provider}</code></dd>
             <dt>Deposit</dt><dd>{formatUsdc(deposit)} USDC</dd>
             <dt>Expiry</dt><dd>{formatTime(channel.expiry)}</dd>
-            <dt>Claimed</dt><dd>{formatUsdc(claimed)} USDC</dd>
+            <dt>Claimed (gross)</dt><dd>{formatUsdc(claimed)} USDC</dd>
             <dt>Fees paid</dt><dd>{formatUsdc(baseUnits(channel.feesPaid))} USDC</dd>
+            <dt title="claimed − fees">Provider received</dt><dd>{formatUsdc(claimed - baseUnits(channel.feesPaid))} USDC</dd>
             {channel.highestVoucher && <>
               <dt>Highest voucher</dt>
               <dd data-testid="highest-voucher">{formatUsdc(baseUnits(channel.highestVoucher.amount))} USDC, nonce {channel.highestVoucher.nonce}</dd>

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, errorText, getJson, readAfter, sendCommand, sendJson } from '../api';
+import { healthFacts } from '../health';
+import { formatPol } from '../money';
 import { shortAddress } from '../shared';
+import { ModelPrice } from './Marketplace';
 import type { Directory, DirectoryProvider, OperatorHealth, ReadModelChecksum, ReplayStatus } from '../types';
 
 // The admin token lives in this tab's sessionStorage only: never in the address, never in a
@@ -86,7 +89,7 @@ function Providers({ auth, onUnauthorized }: { auth: Auth; onUnauthorized: () =>
       {providers && shown.length === 0 && <p class="muted">No provider waits for approval.</p>}
       {shown.length > 0 && (
         <table>
-          <thead><tr><th>Provider</th><th>State</th><th>Connection</th><th>Score</th><th>Actions</th></tr></thead>
+          <thead><tr><th>Provider</th><th>Models and prices (USDC)</th><th>State</th><th>Connection</th><th>Score</th><th>Actions</th></tr></thead>
           <tbody>{shown.map((p) => <ProviderActions key={p.id} provider={p} act={act} />)}</tbody>
         </table>
       )}
@@ -102,6 +105,10 @@ function ProviderActions({ provider: p, act }: {
   return (
     <tr data-provider-id={p.id}>
       <td><a href={`/providers/${encodeURIComponent(p.id)}`}>{p.name}</a><br /><span class="muted">{p.category} · {p.tier} · {shortAddress(p.providerAddress)}</span><br /><span class="muted">{p.apiUrl}</span></td>
+      <td data-testid="provider-models">
+        {p.models.length === 0 ? <span class="muted">no model priced</span>
+          : <ul class="models">{p.models.map((m) => <li><ModelPrice model={m} /></li>)}</ul>}
+      </td>
       <td>
         <span class={`badge ${p.approval.state}`}>{p.approval.state}</span>{p.approval.reason && <div class="muted">{p.approval.reason}</div>}
         {/* a name anyone can register: the provider that had it first, for the operator to compare */}
@@ -198,6 +205,9 @@ function checksumText(checksum: ReadModelChecksum): string {
   return `${checksum.sha256}${tables ? ` (${tables})` : ''}`;
 }
 
+/** The details each part states in a line of its own, above the others. */
+const HEADLINES = new Set(['lagBlocks', 'balanceWei']);
+
 function Health({ auth }: { auth: Auth }) {
   const [health, setHealth] = useState<OperatorHealth | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -221,10 +231,12 @@ function Health({ auth }: { auth: Auth }) {
           <div data-testid={`health-${name}`}>
             <h3>{label}: <span class={component?.status === 'UP' ? 'ok' : 'error'}>{component?.status ?? 'not running here'}</span></h3>
             {name === 'chainListener' && details.lagBlocks !== undefined && <p>Lag: <strong data-testid="listener-lag">{String(details.lagBlocks)}</strong> blocks behind the final block</p>}
-            {name === 'gasStation' && typeof details.balanceWei === 'string' && <p>Faucet balance: <strong data-testid="faucet-balance">{formatPol(details.balanceWei)}</strong> POL</p>}
+            {name === 'gasStation' && typeof details.balanceWei === 'string' && /^\d+$/.test(details.balanceWei)
+              && <p>Faucet balance: <strong data-testid="faucet-balance">{formatPol(BigInt(details.balanceWei))} POL</strong></p>}
             {Object.keys(details).length > 0 && (
-              <dl class="facts">
-                {Object.entries(details).map(([k, v]) => <><dt>{k}</dt><dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></>)}
+              <dl class="facts" data-testid={`health-${name}-details`}>
+                {healthFacts(details).filter((f) => !HEADLINES.has(f.key))
+                  .map((f) => <><dt>{f.label}</dt><dd data-detail={f.key}>{f.value}</dd></>)}
               </dl>
             )}
           </div>
@@ -232,15 +244,6 @@ function Health({ auth }: { auth: Auth }) {
       })}
     </div>
   );
-}
-
-/** Wei as POL with four decimals, by integer division. */
-function formatPol(wei: string): string {
-  if (!/^\d+$/.test(wei)) return wei;
-  const value = BigInt(wei);
-  const whole = value / 10n ** 18n;
-  const fraction = ((value % 10n ** 18n) / 10n ** 14n).toString().padStart(4, '0');
-  return `${whole}.${fraction}`;
 }
 
 function PublishSkill({ auth }: { auth: Auth }) {

@@ -5,6 +5,7 @@ import { formatPrice } from '../money';
 import { navigate } from '../router';
 import { categories } from '../shared';
 import type { Directory, DirectoryProvider, Model } from '../types';
+import { ModelId } from '../components/ModelId';
 
 export function Marketplace({ search }: { search: string }) {
   const [directory, setDirectory] = useState<DirectoryProvider[] | null>(null);
@@ -95,16 +96,16 @@ function ProviderRow({ provider: p }: { provider: DirectoryProvider }) {
         {p.logoUrl && <ProviderLogo url={p.logoUrl} />}
         <a href={`/providers/${encodeURIComponent(p.id)}`} class="provider-name">{p.name}</a>
       </td>
-      <td>{p.category}</td>
-      <td>{p.tier}</td>
-      <td>{p.score === null ? '—' : p.score.toFixed(2)}</td>
-      <td data-testid="quality-score">{qualityText(p.qualityScore)}</td>
-      <td>
+      <td data-label="Category">{p.category}</td>
+      <td data-label="Tier">{p.tier}</td>
+      <td data-label="Score">{p.score === null ? '—' : p.score.toFixed(2)}</td>
+      <td data-label="Quality" data-testid="quality-score">{qualityText(p.qualityScore)}</td>
+      <td data-label="Status">
         <span class={`dot ${p.status.online ? 'online' : 'offline'}`} title={p.status.online ? 'online' : 'offline'} />
         {p.status.online ? 'online' : 'offline'}
         {p.status.latencyMs != null && <span class="muted"> · {p.status.latencyMs} ms</span>}
       </td>
-      <td><ul class="models">{p.models.map((m) => <li><ModelPrice model={m} /></li>)}</ul></td>
+      <td data-label="Models and prices (USDC)"><ul class="models">{p.models.map((m) => <li><ModelPrice model={m} /></li>)}</ul></td>
     </tr>
   );
 }
@@ -126,7 +127,7 @@ export function ModelPrice({ model, showId = true }: { model: Model; showId?: bo
   const price = model.pricing;
   return (
     <span>
-      {showId && <><code>{model.id}</code>{' '}</>}
+      {showId && <><ModelId id={model.id} />{' '}</>}
       {price.perRequest != null
         ? <span class="price">{formatPrice(price.perRequest)} per request</span>
         : <span class="price">{formatPrice(price.inputPer1kTokens)} in / {formatPrice(price.outputPer1kTokens)} out per 1k tokens</span>}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
-import { LineChart } from '../components/LineChart';
+import { AmountChart } from '../components/AmountChart';
 import { baseUnits, formatUsdc } from '../money';
 import { formatTime, signingInfo } from '../shared';
 import type { Channel, Claimable } from '../types';
@@ -125,25 +125,20 @@ function AsProvider({ wallet }: { wallet: Address }) {
 /** Claimed and claimable, summed over the provider's channels in the order of their last activity. */
 function EarningsChart({ channels }: { channels: Channel[] }) {
   const sorted = channels.filter((c) => c.lastActivity).sort((a, b) => Date.parse(a.lastActivity!) - Date.parse(b.lastActivity!));
-  const xs: number[] = [];
-  const claimed: number[] = [];
-  const claimable: number[] = [];
+  const at: number[] = [];
+  const labels: string[] = [];
+  const claimed: bigint[] = [];
+  const claimable: bigint[] = [];
   let sumClaimed = 0n;
   let sumClaimable = 0n;
-  if (sorted.length > 0) {
-    // from nothing, a minute before the first activity, so a single channel still draws a rise
-    xs.push(Math.floor(Date.parse(sorted[0].lastActivity!) / 1000) - 60);
-    claimed.push(0);
-    claimable.push(0);
-  }
   for (const c of sorted) {
     sumClaimed += baseUnits(c.claimed);
     sumClaimable += baseUnits(c.claimable);
-    xs.push(Math.floor(Date.parse(c.lastActivity!) / 1000));
-    // drawn in whole USDC cents: precise enough for a line, the exact figures are above
-    claimed.push(Number(sumClaimed / 10_000n) / 100);
-    claimable.push(Number(sumClaimable / 10_000n) / 100);
+    at.push(Math.floor(Date.parse(c.lastActivity!) / 1000));
+    labels.push(formatTime(c.lastActivity));
+    claimed.push(sumClaimed);
+    claimable.push(sumClaimable);
   }
-  return <LineChart testId="earnings-chart" data={[xs, claimed, claimable]} yLabel="USDC"
-    series={[{ label: 'claimed', color: '#2a5bd7' }, { label: 'claimable', color: '#12b76a' }]} />;
+  return <AmountChart testId="earnings-chart" at={at} labels={labels} atLabel="last activity"
+    series={[{ label: 'claimed', color: '#2a5bd7', units: claimed }, { label: 'claimable', color: '#12b76a', units: claimable }]} />;
 }

@@ -6,6 +6,7 @@ import type {
 } from '../types';
 import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
+import { ModelId } from '../components/ModelId';
 import { ModelPrice, ProviderLogo, qualityText } from './Marketplace';
 
 export function ProviderPage({ id }: { id: string }) {
@@ -64,7 +65,7 @@ export function ProviderPage({ id }: { id: string }) {
       <h2>Models and prices</h2>
       <table data-testid="pricing">
         <thead><tr><th>Model</th><th>Name</th><th>Price (USDC)</th></tr></thead>
-        <tbody>{p.models.map((m) => <tr><td><code>{m.id}</code></td><td>{m.name}</td><td><ModelPrice model={m} showId={false} /></td></tr>)}</tbody>
+        <tbody>{p.models.map((m) => <tr><td><ModelId id={m.id} /></td><td>{m.name}</td><td><ModelPrice model={m} showId={false} /></td></tr>)}</tbody>
       </table>
       <h2>How to pay this provider</h2>
       <pre data-testid="pay-snippet">{paySnippet(p, signing)}</pre>

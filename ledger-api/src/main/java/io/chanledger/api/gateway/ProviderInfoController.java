@@ -7,12 +7,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.CrossOrigin;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 
-/** What the gateway sells and how to pay for it: {@code /v1/pricing}, {@code /v1/models}, {@code /v1/docs}. */
+/**
+ * What the gateway sells and how to pay for it: {@code /v1/pricing}, {@code /v1/models}, {@code /v1/docs}.
+ * They are public documents, readable from any origin ({@code Access-Control-Allow-Origin: *}, GET
+ * only, never with credentials): the marketplace's provider page, on the marketplace's origin, shows
+ * them. The paid and wallet-signed endpoints have no such permission, so no other site's page can
+ * read their answers.
+ */
 @RestController
 @ConditionalOnGateway
+@CrossOrigin(origins = "*", methods = RequestMethod.GET, allowCredentials = "false", maxAge = 3600)
 class ProviderInfoController {
 
     /**

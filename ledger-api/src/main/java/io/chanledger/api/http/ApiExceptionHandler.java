@@ -36,6 +36,12 @@ class ApiExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
+    private final BrowserNotFound browserNotFound;
+
+    ApiExceptionHandler(BrowserNotFound browserNotFound) {
+        this.browserNotFound = browserNotFound;
+    }
+
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<Object> problem(ApiProblem problem, HttpServletRequest request) {
         return ErrorBodies.render(request, problem);
@@ -82,10 +88,18 @@ class ApiExceptionHandler {
                 "parameter '" + name + "' is missing or malformed", Map.of("parameter", name));
     }
 
-    /** No route, in either form Spring reports it (with or without static resources to look in). */
+    /**
+     * No route, in either form Spring reports it (with or without static resources to look in): a
+     * page for a browser, the error body for an API client ({@link BrowserNotFound}).
+     */
     @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
-    ResponseEntity<Object> notFound(Exception e, HttpServletRequest request) {
-        return ErrorBodies.render(request, HttpStatus.NOT_FOUND, "not_found", "no such resource", Map.of());
+    ResponseEntity<?> notFound(Exception e, HttpServletRequest request) {
+        Optional<ResponseEntity<byte[]>> page = browserNotFound.page(request);
+        if (page.isPresent()) {
+            return page.get();
+        }
+        return browserNotFound.varying(request,
+                ErrorBodies.render(request, HttpStatus.NOT_FOUND, "not_found", "no such resource", Map.of()));
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)

@@ -45,11 +45,16 @@ public final class BuiltPage {
     }
 
     public ResponseEntity<byte[]> response() {
+        return response(HttpStatus.OK);
+    }
+
+    /** The page with {@code status}: a 404 page for an address that is no resource. */
+    public ResponseEntity<byte[]> response(HttpStatus status) {
         if (html == null) {
             return ResponseEntity.status(HttpStatus.NOT_FOUND).contentType(MediaType.TEXT_PLAIN)
                     .body(missing.getBytes(StandardCharsets.UTF_8));
         }
-        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
+        return ResponseEntity.status(status).contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
                 .header("Content-Security-Policy", contentSecurityPolicy)
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Referrer-Policy", "same-origin")

@@ -1,7 +1,11 @@
 package io.chanledger.api.pages;
 
 import io.chanledger.api.http.BuiltPage;
+import io.chanledger.api.http.NotFoundPage;
 import io.swagger.v3.oas.annotations.Hidden;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -10,11 +14,15 @@ import org.springframework.web.bind.annotation.GetMapping;
  * The single-page application's fallback: every address the pages' router knows answers the
  * built {@code index.html}, so deep links and reloads work. Only these routes are mapped, never a
  * catch-all, so {@code /api}, {@code /v1}, {@code /actuator}, {@code /v3/api-docs}, {@code /echo}
- * and any address added later keep their own answers (an unknown one stays a JSON 404).
+ * and any address added later keep their own answers (an unknown one stays a JSON 404 for API
+ * clients). A browser at an unknown address gets the application with 404, which shows it a page
+ * saying so (at {@code /dashboard}, where a provider's server shows its dashboard, one saying where
+ * to find it); in a process of both roles this page comes before the provider's.
  */
 @Hidden
 @Controller
-class PageRoutes {
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class PageRoutes implements NotFoundPage {
 
     static final String INDEX = "static/index.html";
 
@@ -34,5 +42,10 @@ class PageRoutes {
             "/channels", "/channels/{channelId}", "/my-channels"})
     ResponseEntity<byte[]> page() {
         return index.response();
+    }
+
+    @Override
+    public ResponseEntity<byte[]> notFound() {
+        return index.response(HttpStatus.NOT_FOUND);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -109,6 +110,19 @@ class MarketplaceRoleTest {
         for (String page : new String[] {"/dashboard", "/dashboard/", "/dashboard/assets/index.js",
                 "/provider-pages/dashboard.html", "/dashboard.html"}) {
             assertProblemNotFound(Http.get(base + page));
+        }
+    }
+
+    @Test
+    void aBrowserAtTheProvidersDashboardAddressGetsThePagesWhichSayWhereItIs() {
+        Assumptions.assumeTrue(MarketplaceRoleTest.class.getClassLoader().getResource("static/index.html") != null,
+                "the web pages are not built into this test run");
+        for (String path : new String[] {"/dashboard", "/no/such/page"}) {
+            Http.Reply page = RoleContexts.getAccepting(base + path, RoleContexts.BROWSER);
+            assertThat(page.status()).as(path).isEqualTo(404);
+            assertThat(page.contentType()).as(path).startsWith("text/html");
+            assertThat(page.body()).as(path).contains("<div id=\"app\">").doesNotContain("/dashboard/assets/");
+            assertProblemNotFound(RoleContexts.getAccepting(base + path, "application/json"));
         }
     }
 

@@ -107,6 +107,27 @@ class ProviderRoleTest {
     }
 
     @Test
+    void aBrowserAtItsRootOrAnyAddressThatIsNoPageGetsThePageThatPointsToTheDashboard() {
+        Http.Reply dashboard = Http.get(base + "/dashboard");
+        Assumptions.assumeTrue(dashboard.status() == 200, () -> "the dashboard page is not built: " + dashboard.body());
+
+        for (String path : new String[] {"/", "/console", "/providers/x", "/no/such/page"}) {
+            Http.Reply page = RoleContexts.getAccepting(base + path, RoleContexts.BROWSER);
+            assertThat(page.status()).as(path).isEqualTo(404);
+            assertThat(page.contentType()).as(path).startsWith("text/html");
+            assertThat(page.body()).as(path).contains("href=\"/dashboard\"", "href=\"/v1/docs\"")
+                    .doesNotContain("<script");
+            assertThat(page.raw().headers().firstValue("Content-Security-Policy")).as(path).get().asString()
+                    .contains("connect-src 'self';");
+            Matcher style = Pattern.compile("href=\"(/dashboard/assets/[^\"]+\\.css)\"").matcher(page.body());
+            assertThat(style.find()).as(page.body()).isTrue();
+            assertThat(Http.get(base + style.group(1)).status()).isEqualTo(200);
+            assertProblemNotFound(RoleContexts.getAccepting(base + path, "application/json"));
+            assertProblemNotFound(Http.get(base + path));
+        }
+    }
+
+    @Test
     void itsFreshDatabaseHoldsItsOwnTablesAndNoneOfTheMarketplaces() {
         assertThat(RoleSchemas.tablesIn(context.getBean(DataSource.class)))
                 .isEqualTo(RoleSchemas.tablesOf(Role.PROVIDER));

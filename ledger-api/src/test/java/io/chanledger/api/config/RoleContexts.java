@@ -3,6 +3,8 @@ package io.chanledger.api.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.support.Http;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -49,6 +51,14 @@ final class RoleContexts {
         context.getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class).getHandlerMethods()
                 .keySet().forEach(info -> routes.addAll(info.getPatternValues()));
         return routes;
+    }
+
+    /** The {@code Accept} of Chromium opening an address. */
+    static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,"
+            + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+
+    static Http.Reply getAccepting(String url, String accept) {
+        return Http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", accept).GET());
     }
 
     /** The {@code /api} 404: problem+json with code {@code not_found}. */

@@ -31,7 +31,8 @@ import org.web3j.utils.Numeric;
  * request on a fresh channel to the test gateway, claims on another channel, and has the gateway's
  * provider claim what it charged a third (for its dashboard), then runs {@code web/e2e/run.mjs} (Playwright
  * driving headless Chromium, with a test EIP-1193 wallet injected into the pages) and requires
- * every scenario to pass. Screenshots of every page land in {@code target/web-screenshots}.
+ * every scenario to pass, on a desktop's width and a phone's (390 px). Screenshots of every page land
+ * in {@code target/web-screenshots}.
  *
  * <p>It needs the built front end in the jar's resources, its npm packages and Chromium:
  * {@code deploy/test.sh} provides them and sets {@code CHAN_WEB_E2E=required}, which turns their
@@ -93,6 +94,7 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
         assertThat(log).as(log).contains(
                 "ok - become a provider: register through the form, approve in the console",
                 "ok - become a provider: a second provider under an existing name waits, flagged in the console",
+                "ok - become a provider: a wallet that is already a provider sees its listing, not a blank form",
                 "ok - marketplace: browse and filter",
                 "ok - marketplace: 200 providers render and filter quickly",
                 "ok - console: replay runs to COMPLETED with matching checksums",
@@ -101,7 +103,12 @@ class WebPagesEndToEndTest extends LedgerIntegrationTest {
                 "ok - channel explorer: the network summary, and a claim shows its payout, fee and total claimed",
                 "ok - my channels: the provider sees the channel among its claimables",
                 "ok - provider dashboard: the provider's wallet sees its earnings, claims and revenue per model",
-                "ok - provider dashboard: another wallet is refused and sees nothing");
+                "ok - provider dashboard: another wallet is refused and sees nothing",
+                "ok - provider page: a provider's documents inline from its own origin; its paid and signed endpoints "
+                        + "stay closed",
+                "ok - skills: a role no listed provider fills says so, a filled one names its providers",
+                "ok - a browser at an address that is no page gets a page; API clients keep the JSON",
+                "ok - every page on a 390 px screen: no sideways scrolling, model names whole");
     }
 
     private record PaidChannel(String channelId, String consumerKey, BigInteger charged) {
