@@ -38,7 +38,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link ClaimExecutor} act on it. Channels under a close authorization that the consumer did not
  * prove to have asked for ({@link CloseWatch}) are visited every round, whatever their figures.
  * Last, channels that can be charged no more (expired or closed) and were paid more on-chain than
- * they were charged get the excess back ({@link ReturnExecutor}).
+ * they were charged get the excess back ({@link ReturnExecutor}). A round does nothing while the
+ * ledger's view of the chain is behind the head it read ({@link ChainViewCheck}): nothing is
+ * planned from a view known to be stale.
  * Run it on one instance per provider key: the account's nonce
  * is managed in this process.
  */
@@ -63,13 +65,16 @@ public final class Watchtower implements AutoCloseable {
     private final EthApi eth;
     private final Clock clock;
     private final WatchtowerMetrics metrics;
+    private final ChainViewCheck view;
+    /** Whether the rounds are waiting for the listener, so that waiting and resuming are logged once each. */
+    private boolean waiting;
     private volatile ScheduledExecutorService timer;
     /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
     private final Set<String> reportedAtRisk = new HashSet<>();
 
     Watchtower(ClaimExecutor executor, ClaimPlanner planner, ReturnExecutor returns, BigInteger minReturn,
                ChannelHistory history, ClaimStore store, CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth,
-               Clock clock, WatchtowerMetrics metrics) {
+               Clock clock, WatchtowerMetrics metrics, ChainViewCheck view) {
         this.executor = executor;
         this.planner = planner;
         this.returns = returns;
@@ -81,6 +86,7 @@ public final class Watchtower implements AutoCloseable {
         this.eth = eth;
         this.clock = clock;
         this.metrics = metrics;
+        this.view = view;
     }
 
     synchronized void start(Duration interval) {
@@ -106,14 +112,18 @@ public final class Watchtower implements AutoCloseable {
 
     /** One round. Public to the package so tests can drive it without waiting for the timer. */
     public synchronized void runOnce() {
-        long chainTime;
+        BlockHeader head;
         try {
-            chainTime = eth.block("latest").map(BlockHeader::timestamp)
+            head = eth.block("latest")
                     .orElseThrow(() -> RpcException.transientFailure("eth_getBlockByNumber", "no latest block", null));
         } catch (RpcException e) {
             log.warn("watchtower cannot read the chain's time, skipping this round: {}", e.getMessage());
             return;
         }
+        if (waitsForTheListener(head)) {
+            return;
+        }
+        long chainTime = head.timestamp();
         confirmMined();
         long atRisk = 0;
         for (Candidate candidate : candidates()) {
@@ -151,6 +161,25 @@ public final class Watchtower implements AutoCloseable {
         }
         metrics.atRisk(atRisk);
         metrics.failedClaims(store.count(executor.provider(), Status.FAILED));
+    }
+
+    /** True while the ledger's view of the chain is behind {@code head}; waiting and resuming are logged once each. */
+    private boolean waitsForTheListener(BlockHeader head) {
+        Optional<String> behind = view.behind(head);
+        if (behind.isPresent()) {
+            metrics.waitedForTheListener();
+            if (!waiting) {
+                waiting = true;
+                log.warn("watchtower waits for the chain listener: {}; it plans no claim and no return until the"
+                        + " ledger has caught up", behind.get());
+            }
+            return true;
+        }
+        if (waiting) {
+            waiting = false;
+            log.info("watchtower resumes: the ledger's view of the chain has caught up with block {}", head.number());
+        }
+        return false;
     }
 
     /**
