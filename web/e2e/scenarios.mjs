@@ -441,6 +441,11 @@ const providerDashboard = {
       expect(charged === usdc(model.charged) && requests === String(model.requests),
         `${model.model}: shown ${charged} USDC in ${requests} requests, expected ${usdc(model.charged)} in ${model.requests}`);
     }
+    const listener = page.locator('[data-testid=listener-state]');
+    const listenerStatus = await listener.getAttribute('data-status');
+    const listenerSummary = await text('[data-testid=listener-summary]');
+    expect(listenerStatus === expected.listener.status && listenerSummary.startsWith('Following the chain'),
+      `the chain listener shown as ${listenerStatus}: ${listenerSummary}, expected ${expected.listener.status}`);
     expect(expected.models.some((m) => m.model === 'echo-1') && expected.models.some((m) => m.model === 'echo-flat'),
       `the paid models are not both listed: ${JSON.stringify(expected.models)}`);
     const claim = page.locator(`[data-testid=claims] tr[data-channel-id="${env.dashboardClaim.channelId}"]`);
