@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.gateway.Agent;
+import io.chanledger.api.gateway.GatewayPrices;
 import io.chanledger.api.gateway.ProviderIdentity;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
@@ -32,7 +33,7 @@ class WatchtowerWaitsForTheListenerTest {
 
     @BeforeAll
     static void start() {
-        // a claim is due on what one request charges, and on the expiry margin (the tests' 1h)
+        // a claim is due on what one request charges, and within the expiry margin
         provider = ProviderOnOwnChain.start("chan_ledger_watchtower_waits", Map.of(
                 "chan.listener.finality", "finalized",
                 "chan.gateway.watchtower.claim-threshold", "0.000001"));
@@ -50,17 +51,26 @@ class WatchtowerWaitsForTheListenerTest {
         String providerAddress = provider.context.getBean(ProviderIdentity.class).address();
         devnet.setBalance(providerAddress, Devnet.GAS_MONEY);
         Agent agent = Agent.create(devnet, base);
-        // two hours to expiry: claimed by the watchtower once less than its margin (1h) is left
+        // two hours to expiry: due once less than the expiry margin is left
         agent.open(providerAddress, DEPOSIT, 7_200);
-        Http.Reply paid = agent.chat(agent.nextVoucher(agent.authorise(BigInteger.valueOf(500_000))),
-                Agent.chatBody("echo-1", "a question the ledger meters", null, false));
-        assertThat(paid.status()).as(paid.body()).isEqualTo(200);
-
-        // 50 minutes before the expiry on the chain's clock; the listener still sees block 0 only
+        // 70 minutes of chain time later, the listener still sees the genesis block only
         devnet.increaseTime(4_200);
         devnet.mine();
-        await("three rounds that waited for the listener").atMost(WAIT)
-                .until(() -> waits(base) >= 3);
+
+        // a flat-priced request, whose voucher is exactly what it is charged: a claim due on the
+        // threshold or the expiry takes that voucher. The gateway opens the channel from the contract
+        GatewayPrices prices = new GatewayPrices(provider.context);
+        String prompt = "a question the ledger meters";
+        BigInteger price = prices.hold("echo-flat", prompt, null);
+        assertThat(prices.cost("echo-flat", prompt, GatewayPrices.ECHO_ANSWER_TOKENS)).isEqualTo(price);
+        Http.Reply paid = agent.chat(agent.nextVoucher(agent.authorise(price)),
+                Agent.chatBody("echo-flat", prompt, null, false));
+        assertThat(paid.status()).as(paid.body()).isEqualTo(200);
+        await("the read model to show the charge").atMost(WAIT).until(() -> AdminReads.get(base + "/api/channels/"
+                + agent.channelId).json().path("chargedTotal").asText().equals(price.toString()));
+        long waitedBefore = waits(base);
+        await("three rounds that waited for the listener since").atMost(WAIT)
+                .until(() -> waits(base) >= waitedBefore + 3);
 
         assertThat(devnet.getChannel(agent.channelId).claimed()).as("nothing claimed from a stale view").isZero();
         assertThat(devnet.web3j().ethGetTransactionCount(providerAddress, DefaultBlockParameterName.LATEST)
@@ -71,7 +81,7 @@ class WatchtowerWaitsForTheListenerTest {
         // 64 blocks further the channel's blocks are final: the ledger's view catches up
         provider.mine(70);
         await("the watchtower's claim on-chain").atMost(WAIT)
-                .until(() -> devnet.getChannel(agent.channelId).claimed().signum() > 0);
+                .until(() -> devnet.getChannel(agent.channelId).claimed().equals(price));
         assertThat(provider.context.getBean(ClaimStore.class).ofChannel(agent.channelId)).hasSize(1);
     }
 
