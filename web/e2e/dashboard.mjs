@@ -26,6 +26,11 @@ export const providerDashboard = {
     const text = async (selector) => (await page.locator(selector).first().textContent()).trim();
     const address = await text('[data-testid=provider-address]');
     expect(address === expected.provider, `provider ${address}, expected ${expected.provider}`);
+    const listener = page.locator('[data-testid=listener-state]');
+    const listenerStatus = await listener.getAttribute('data-status');
+    const listenerSummary = await text('[data-testid=listener-summary]');
+    expect(listenerStatus === expected.listener.status && listenerSummary.startsWith('Following the chain'),
+      `the chain listener shown as ${listenerStatus}: ${listenerSummary}, expected ${expected.listener.status}`);
     for (const [id, member] of [['charged', 'charged'], ['claimed', 'claimed'], ['fees', 'fees'],
       ['unclaimed', 'unclaimedCharged'], ['claimable', 'claimable']]) {
       const shown = await text(`[data-testid=earnings-${id}]`);

@@ -8,6 +8,7 @@ import { formatTime, shortAddress, signingInfo } from '../shared';
 import type { ProviderDashboard } from '../types';
 import { connectWallet, walletSignedHeaders } from '../wallet';
 import { dayPoints, received, riskReason, timeLeft } from './figures';
+import { ListenerState } from './ListenerState';
 
 const PATH = '/api/provider/dashboard';
 
@@ -74,6 +75,7 @@ export function Dashboard() {
         {reader && <button name="refresh" disabled={busy} onClick={() => load(reader)}>Refresh</button>}
       </p>
       {error && <p class="error" role="alert">{error}</p>}
+      <ListenerState listener={dashboard.listener} />
       <Earnings dashboard={dashboard} />
       <AtRisk dashboard={dashboard} />
       <Models dashboard={dashboard} />

@@ -31,6 +31,11 @@ import org.web3j.protocol.core.methods.response.Log;
  * again, and two instances sharing a listener id cannot both record a range. A node that
  * refuses a range as too large gets half of it, and the range grows back after a few successes.
  *
+ * <p>Each poll also reads the chain's head, and judges what the ledger has recorded against it
+ * ({@link ListenerStats#behindSince()}): a final block that stays far below the head (a node whose
+ * finalized block does not move, as on a local devnet) keeps the ledger blind however well the
+ * polls go. Falling behind and catching up are logged once each.
+ *
  * <p>Four things stop the listener for good, since continuing could record wrong facts: a chain
  * id other than the configured one, a contract of another signing domain, a reorganisation of
  * blocks it has already ingested, and a chain fact the ledger contradicts.
@@ -50,6 +55,10 @@ public final class ChainListener {
     private volatile ListenerHaltedException halted;
     private boolean chainVerified;
     private Checkpoint checkpoint;
+    /** The chain's head as this poll read it. */
+    private BlockHeader head;
+    /** Whether falling behind was logged, so that it and the catching up are logged once each. */
+    private boolean loggedBehind;
     private int range;
     private int rangeSuccesses;
 
@@ -58,7 +67,7 @@ public final class ChainListener {
         this.eth = eth;
         this.store = store;
         this.committer = committer;
-        this.stats = new ListenerStats(eth.client().counters());
+        this.stats = new ListenerStats(eth.client().counters(), settings.lagLimits(), settings.startBlock());
         this.closeKinds = new CloseKinds(eth);
         this.contractId = ContractSettings.idOf(settings.chainId(), settings.contract());
         this.range = settings.maxBlockRange();
@@ -101,11 +110,12 @@ public final class ChainListener {
         // read afresh each poll: another instance with the same id may have moved it
         checkpoint = store.checkpoint(settings.listenerId()).orElse(null);
         stats.checkpoint(checkpoint == null ? settings.startBlock() - 1 : checkpoint.blockNumber());
-        BlockHeader target = finalBlock();
+        BlockHeader target = finalBlockAndHead();
         stats.finalizedBlock(target.number());
         stats.running();
         if (checkpoint != null && target.number() <= checkpoint.blockNumber()) {
             verifyCheckpointOnChain();
+            judgeLag(target);
             return;
         }
         long next = checkpoint == null ? settings.startBlock() : checkpoint.blockNumber() + 1;
@@ -136,6 +146,7 @@ public final class ChainListener {
                 rangeSuccesses = 0;
             }
         }
+        judgeLag(target);
     }
 
     private void verifyChain() {
@@ -154,17 +165,52 @@ public final class ChainListener {
                 eth.client().endpointName(), settings.finality());
     }
 
-    private BlockHeader finalBlock() {
+    /** The final block, by the finality rule; reads the chain's head into {@link #head} on the way. */
+    private BlockHeader finalBlockAndHead() {
         if (settings.finality().mode() == Finality.Mode.FINALIZED) {
-            return eth.block("finalized").orElseThrow(() ->
+            BlockHeader finalized = eth.block("finalized").orElseThrow(() ->
                     RpcException.transientFailure("eth_getBlockByNumber", "the node names no finalized block", null));
+            head = latestBlock();
+            return finalized;
         }
-        long target = eth.blockNumber() - settings.finality().depth();
+        head = latestBlock();
+        long target = head.number() - settings.finality().depth();
         if (target < 0) {
             return new BlockHeader(-1, null, null, 0, null);
         }
+        if (target == head.number()) {
+            return head;
+        }
         return eth.block(target).orElseThrow(() ->
                 RpcException.transientFailure("eth_getBlockByNumber", "the node has no block " + target, null));
+    }
+
+    private BlockHeader latestBlock() {
+        return eth.block("latest").orElseThrow(() ->
+                RpcException.transientFailure("eth_getBlockByNumber", "the node names no latest block", null));
+    }
+
+    /**
+     * Judges the ledger's view against the head at the end of a poll. With nothing recorded yet
+     * because the final block is still before the start block, the view reaches the final block:
+     * there was nothing to record up to it.
+     */
+    private void judgeLag(BlockHeader target) {
+        Checkpoint view = checkpoint;
+        if (view == null && target.number() >= 0 && target.number() < settings.startBlock()) {
+            view = new Checkpoint(target.number(), target.hash(), target.timestamp());
+        }
+        stats.lag(head, view);
+        if (stats.behind() && !loggedBehind) {
+            loggedBehind = true;
+            log.warn("the ledger's view of the chain is {} blocks ({} s of chain time) behind the head, block {}: the"
+                    + " final block ({}) is block {}, the checkpoint block {}", stats.blocksBehind(),
+                    stats.secondsBehind(), head.number(), settings.finality(), target.number(), stats.checkpointBlock());
+        } else if (loggedBehind && !stats.behind()) {
+            loggedBehind = false;
+            log.info("the ledger's view of the chain caught up with the head: checkpoint at block {}, head block {}",
+                    stats.checkpointBlock(), head.number());
+        }
     }
 
     private void verifyCheckpointOnChain() {
@@ -263,6 +309,7 @@ public final class ChainListener {
         }
         checkpoint = next;
         stats.checkpoint(next.blockNumber());
+        stats.lag(head, next);
         stats.batchCommitted(plan.recordedLogs());
     }
 

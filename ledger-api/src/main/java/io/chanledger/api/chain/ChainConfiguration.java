@@ -17,7 +17,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.util.StringUtils;
 
 /**
  * The chain side of the ledger, present when {@code chan.chain.rpc-url} is set: the JSON-RPC
@@ -62,10 +61,9 @@ class ChainConfiguration {
         ChainListener chainListener(ChainProperties chain, ListenerProperties listener, EthApi chainNode,
                                     ListenerStore listenerStore, CommandGateway commandGateway,
                                     TransactionManager transactionManager) {
-            String id = StringUtils.hasText(listener.id()) ? listener.id()
-                    : ListenerSettings.defaultId(chain.chainId(), chain.channelContract());
-            ListenerSettings settings = new ListenerSettings(id, chain.chainId(), chain.channelContract(),
-                    listener.finalityRule(), listener.maxBlockRange(), listener.startBlock(), listener.maxLogsPerBatch());
+            ListenerSettings settings = new ListenerSettings(listener.listenerId(chain), chain.chainId(),
+                    chain.channelContract(), listener.finalityRule(), listener.maxBlockRange(), listener.startBlock(),
+                    listener.maxLogsPerBatch(), listener.lag().limits());
             BatchCommitter committer = new BatchCommitter(commandGateway, transactionManager, listenerStore,
                     BatchCommitter.Probe.NONE);
             return new ChainListener(settings, chainNode, listenerStore, committer);
@@ -78,7 +76,7 @@ class ChainConfiguration {
 
         @Bean
         ListenerHealthIndicator chainListenerHealthIndicator(ChainListener chainListener, ListenerProperties listener) {
-            return new ListenerHealthIndicator(chainListener.stats(), listener.failuresBeforeDown());
+            return new ListenerHealthIndicator(chainListener, listener.failuresBeforeDown(), listener.lag().grace());
         }
 
         @Bean

@@ -21,6 +21,11 @@ class ListenerMeters implements MeterBinder {
         gauge(registry, "chan.listener.finalized.block", "the latest final block seen", ListenerStats::finalizedBlock);
         gauge(registry, "chan.listener.checkpoint.block", "the last block fully ingested", ListenerStats::checkpointBlock);
         gauge(registry, "chan.listener.lag.blocks", "final blocks not ingested yet", ListenerStats::lagBlocks);
+        gauge(registry, "chan.listener.head.block", "the chain's head at the last poll", ListenerStats::headBlock);
+        gauge(registry, "chan.listener.behind.blocks", "blocks between the checkpoint and the head",
+                ListenerStats::blocksBehind);
+        gauge(registry, "chan.listener.behind.seconds", "chain time between the checkpoint block and the head",
+                ListenerStats::secondsBehind);
         gauge(registry, "chan.listener.consecutive.failures", "failed polls in a row", ListenerStats::consecutiveFailures);
         Gauge.builder("chan.listener.halted", stats, s -> s.state() == ListenerStats.State.HALTED ? 1 : 0)
                 .description("1 when the listener stopped on a reorganisation, a wrong chain or a conflicting fact")

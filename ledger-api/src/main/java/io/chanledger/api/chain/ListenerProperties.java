@@ -1,10 +1,14 @@
 package io.chanledger.api.chain;
 
+import io.chanledger.api.config.ChainProperties;
 import io.chanledger.chain.ingest.Finality;
+import io.chanledger.chain.ingest.LagLimits;
+import io.chanledger.chain.ingest.ListenerSettings;
 import io.chanledger.chain.rpc.RetryPolicy;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.StringUtils;
 
 /**
  * The chain listener: {@code chan.listener.*}. It runs when {@code chan.chain.rpc-url} is set and
@@ -22,6 +26,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param id               checkpoint key; empty means {@code <chain id>:<contract>}
  * @param maxBackoff       longest pause between failing polls
  * @param failuresBeforeDown consecutive failed polls that turn the health indicator DOWN
+ * @param lag              when the ledger's view counts as behind the chain's head, and for how long
+ *                         that may last before the health indicator turns DOWN
  */
 @ConfigurationProperties("chan.listener")
 public record ListenerProperties(
@@ -35,8 +41,41 @@ public record ListenerProperties(
         String id,
         @DefaultValue("1m") Duration maxBackoff,
         @DefaultValue("5") int failuresBeforeDown,
+        @DefaultValue Lag lag,
         @DefaultValue Rpc rpc,
         @DefaultValue Lookup lookup) {
+
+    public ListenerProperties {
+        if (finality == Finality.Mode.DEPTH && depth >= lag.maxBlocks()) {
+            throw new IllegalArgumentException("chan.listener.lag.max-blocks (" + lag.maxBlocks() + ") must be above"
+                    + " chan.listener.depth (" + depth + "): a listener reading " + depth
+                    + " blocks below the head would always count as behind it");
+        }
+    }
+
+    /**
+     * The ledger's view of the chain (what the listener has recorded) is behind the head when it
+     * trails it by more than {@code maxBlocks} blocks or {@code maxChainTime} of chain time (block
+     * timestamps); both must be above the finality rule's normal lag. Behind for longer than
+     * {@code grace}, the listener cannot advance: its health is DOWN. Meanwhile the watchtower plans
+     * nothing from that view.
+     */
+    public record Lag(
+            @DefaultValue("128") long maxBlocks,
+            @DefaultValue("5m") Duration maxChainTime,
+            @DefaultValue("2m") Duration grace) {
+
+        public Lag {
+            if (maxBlocks < 1 || maxChainTime.isNegative() || maxChainTime.isZero() || grace.isNegative()) {
+                throw new IllegalArgumentException("chan.listener.lag needs max-blocks >= 1, a positive"
+                        + " max-chain-time and a grace >= 0");
+            }
+        }
+
+        public LagLimits limits() {
+            return new LagLimits(maxBlocks, maxChainTime.toSeconds());
+        }
+    }
 
     /**
      * The listener's JSON-RPC transport: pauses between retries of transient failures, batch size.
@@ -99,6 +138,11 @@ public record ListenerProperties(
             throw new IllegalArgumentException("chan.listener.lookup." + budget
                     + " needs capacity >= 1 and a positive refill-interval");
         }
+    }
+
+    /** The listener's checkpoint key: {@code id}, else {@code <chain id>:<contract>}. */
+    public String listenerId(ChainProperties chain) {
+        return StringUtils.hasText(id) ? id : ListenerSettings.defaultId(chain.chainId(), chain.channelContract());
     }
 
     public Finality finalityRule() {

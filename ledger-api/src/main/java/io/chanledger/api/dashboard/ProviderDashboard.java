@@ -2,16 +2,18 @@ package io.chanledger.api.dashboard;
 
 import static io.swagger.v3.oas.annotations.media.Schema.RequiredMode.REQUIRED;
 
+import io.chanledger.api.chain.ListenerReport;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.earnings.EarningsTable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.lang.Nullable;
 
 /**
- * What the provider's dashboard shows: its earnings, its claims, its channels at risk and its
- * revenue per model. Amounts are base units as decimal strings, addresses EIP-55.
+ * What the provider's dashboard shows: its earnings, its claims, its channels at risk, its
+ * revenue per model, and whether the ledger behind them follows the chain. Amounts are base units as decimal strings, addresses EIP-55.
  */
 record ProviderDashboard(
         @Schema(requiredMode = REQUIRED, description = "the provider's address") String provider,
@@ -26,7 +28,10 @@ record ProviderDashboard(
         @Schema(requiredMode = REQUIRED, description = "at most " + ProviderDashboardController.AT_RISK
                 + " channels at risk, most urgent first") List<AtRisk> atRisk,
         @Schema(requiredMode = REQUIRED, description = "revenue per model or service, most charged first")
-        List<ModelRevenue> models) {
+        List<ModelRevenue> models,
+        @Schema(description = "the chain listener's state, as its health says it: whether these figures see the "
+                + "chain's present; absent when this instance does not run the listener") @Nullable
+        ListenerReport listener) {
 
     @Schema(name = "DashboardEarnings")
     record Earnings(

@@ -1,5 +1,6 @@
 package io.chanledger.api.dashboard;
 
+import io.chanledger.api.chain.ListenerHealthIndicator;
 import io.chanledger.api.channels.query.ChannelAudience;
 import io.chanledger.api.channels.query.ChannelViewer;
 import io.chanledger.api.gateway.ConditionalOnGateway;
@@ -15,6 +16,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -22,8 +25,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/provider/dashboard}: this provider's earnings, claims, channels at risk and
- * revenue per model, for its own wallet (a wallet-signed request) or the admin token only, since
+ * {@code GET /api/provider/dashboard}: this provider's earnings, claims, channels at risk,
+ * revenue per model and its chain listener's state, for its own wallet (a wallet-signed request) or the admin token only, since
  * every figure in it is the provider's revenue.
  */
 @RestController
@@ -41,21 +44,24 @@ class ProviderDashboardController {
     private final WalletAuthenticator wallets;
     private final ReadModelProperties readModels;
     private final Clock clock;
+    private final ObjectProvider<ListenerHealthIndicator> listenerHealth;
 
     ProviderDashboardController(EarningsTable earnings, ProviderIdentity identity, ChannelAudience audience,
-                                WalletAuthenticator wallets, ReadModelProperties readModels, Clock clock) {
+                                WalletAuthenticator wallets, ReadModelProperties readModels, Clock clock,
+                                ObjectProvider<ListenerHealthIndicator> listenerHealth) {
         this.earnings = earnings;
         this.identity = identity;
         this.audience = audience;
         this.wallets = wallets;
         this.readModels = readModels;
         this.clock = clock;
+        this.listenerHealth = listenerHealth;
     }
 
     @GetMapping(path = "/api/provider/dashboard", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "This provider's dashboard",
             description = "Wallet-signed by the provider's own wallet, or with the admin token: earnings, claims, "
-                    + "channels at risk and revenue per model, in base units")
+                    + "channels at risk and revenue per model, in base units, and the chain listener's state")
     ResponseEntity<ProviderDashboard> dashboard(HttpServletRequest request) {
         requireProviderOrAdmin(request);
         String provider = identity.address();
@@ -70,7 +76,8 @@ class ProviderDashboardController {
                 earnings.claims(provider, CLAIMS).stream().map(ProviderDashboard.Claim::of).toList(),
                 earnings.atRisk(provider, now, window, AT_RISK).stream().map(r -> ProviderDashboard.AtRisk.of(r, now))
                         .toList(),
-                earnings.perModel(provider).stream().map(ProviderDashboard.ModelRevenue::of).toList());
+                earnings.perModel(provider).stream().map(ProviderDashboard.ModelRevenue::of).toList(),
+                Optional.ofNullable(listenerHealth.getIfAvailable()).map(ListenerHealthIndicator::report).orElse(null));
         return ChannelAudience.okForThisCaller().body(body);
     }
 

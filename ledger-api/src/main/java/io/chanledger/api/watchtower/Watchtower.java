@@ -48,7 +48,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ({@link #guardSoon}). A channel's margin before expiry depends on its life, which starts at
  * the time of its open block ({@link ExpiryMargin}).
  * Last, channels that can be charged no more (expired or closed) and were paid more on-chain than
- * they were charged get the excess back ({@link ReturnExecutor}).
+ * they were charged get the excess back ({@link ReturnExecutor}). A round does nothing while the
+ * ledger's view of the chain is behind the head it read ({@link ChainViewCheck}): nothing is
+ * planned from a view known to be stale.
  * Run it on one instance per provider key: the account's nonce
  * is managed in this process.
  */
@@ -77,6 +79,9 @@ public final class Watchtower implements AutoCloseable {
     private final EthApi eth;
     private final Clock clock;
     private final WatchtowerMetrics metrics;
+    private final ChainViewCheck view;
+    /** Whether the rounds are waiting for the listener, so that waiting and resuming are logged once each. */
+    private boolean waiting;
     private volatile ScheduledExecutorService timer;
     /** Channel and claim status pairs already logged as at risk: each is logged once, the gauge counts them all. */
     private final Set<String> reportedAtRisk = new HashSet<>();
@@ -85,7 +90,7 @@ public final class Watchtower implements AutoCloseable {
 
     Watchtower(ClaimExecutor executor, ClaimPlanner planner, ReturnExecutor returns, BigInteger minReturn,
                ChannelHistory history, ClaimStore store, CloseWatch closeWatch, JdbcTemplate jdbc, EthApi eth,
-               Clock clock, WatchtowerMetrics metrics) {
+               Clock clock, WatchtowerMetrics metrics, ChainViewCheck view) {
         this.executor = executor;
         this.planner = planner;
         this.returns = returns;
@@ -97,6 +102,7 @@ public final class Watchtower implements AutoCloseable {
         this.eth = eth;
         this.clock = clock;
         this.metrics = metrics;
+        this.view = view;
     }
 
     synchronized void start(Duration interval) {
@@ -122,14 +128,18 @@ public final class Watchtower implements AutoCloseable {
 
     /** One round. Public to the package so tests can drive it without waiting for the timer. */
     public synchronized void runOnce() {
-        long chainTime;
+        BlockHeader head;
         try {
-            chainTime = eth.block("latest").map(BlockHeader::timestamp)
+            head = eth.block("latest")
                     .orElseThrow(() -> RpcException.transientFailure("eth_getBlockByNumber", "no latest block", null));
         } catch (RpcException e) {
             log.warn("watchtower cannot read the chain's time, skipping this round: {}", e.getMessage());
             return;
         }
+        if (waitsForTheListener(head)) {
+            return;
+        }
+        long chainTime = head.timestamp();
         confirmMined();
         long atRisk = 0;
         Set<String> visited = new HashSet<>();
@@ -167,6 +177,25 @@ public final class Watchtower implements AutoCloseable {
         }
         metrics.atRisk(atRisk);
         metrics.failedClaims(store.count(executor.provider(), Status.FAILED));
+    }
+
+    /** True while the ledger's view of the chain is behind {@code head}; waiting and resuming are logged once each. */
+    private boolean waitsForTheListener(BlockHeader head) {
+        Optional<String> behind = view.behind(head);
+        if (behind.isPresent()) {
+            metrics.waitedForTheListener();
+            if (!waiting) {
+                waiting = true;
+                log.warn("watchtower waits for the chain listener: {}; it plans no claim and no return until the"
+                        + " ledger has caught up", behind.get());
+            }
+            return true;
+        }
+        if (waiting) {
+            waiting = false;
+            log.info("watchtower resumes: the ledger's view of the chain has caught up with block {}", head.number());
+        }
+        return false;
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.chanledger.api.watchtower;
 
+import io.chanledger.api.chain.ListenerProperties;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.gateway.ConditionalOnGateway;
 import io.chanledger.api.gateway.GatewayProperties;
 import io.chanledger.api.gateway.ProviderIdentity;
 import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.chain.ingest.ListenerStore;
 import io.chanledger.chain.lookup.ContractChannelLookup;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
@@ -18,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.jdbc.ConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -45,19 +48,28 @@ class WatchtowerConfiguration {
     @Conditional(ClaimsConfigured.class)
     Watchtower watchtower(GatewayProperties properties, ChainProperties chain, ProviderIdentity identity,
                           ChannelHistory history, ClaimStore store, DataSource dataSource, Clock clock,
-                          MeterRegistry meters, CommandGateway commands) {
+                          MeterRegistry meters, CommandGateway commands, ChainViewCheck chainViewCheck) {
         GatewayProperties.Watchtower settings = properties.watchtower();
         String rpcUrl = StringUtils.hasText(settings.rpcUrl()) ? settings.rpcUrl() : chain.rpcUrl();
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, chain.rpc().timeout(), retry));
         return create(settings, eth, chain, identity.credentials(), history, store, new JdbcTemplate(dataSource), clock,
-                new WatchtowerMetrics(meters, identity.address()), commands);
+                new WatchtowerMetrics(meters, identity.address()), commands, chainViewCheck);
+    }
+
+    /** The listener's checkpoint, wherever the listener runs, judged by its lag limits. */
+    @Bean
+    @Conditional(ClaimsConfigured.class)
+    ChainViewCheck chainViewCheck(ConnectionProvider connections, ListenerProperties listener, ChainProperties chain) {
+        return new ChainViewCheck(new ListenerStore(connections), listener.listenerId(chain), listener.lag().limits(),
+                listener.startBlock());
     }
 
     /** A watchtower claiming with the key of {@code provider} through {@code eth}. */
     static Watchtower create(GatewayProperties.Watchtower settings, EthApi eth, ChainProperties chain,
                              Credentials provider, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
-                             Clock clock, WatchtowerMetrics metrics, CommandGateway commands) {
+                             Clock clock, WatchtowerMetrics metrics, CommandGateway commands,
+                             ChainViewCheck chainViewCheck) {
         TransactionSender sender = new TransactionSender(eth, provider, chain.chainId(),
                 new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(500), chain.fees().minPriorityFee(),
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
@@ -70,7 +82,7 @@ class WatchtowerConfiguration {
         ReturnExecutor returns = new ReturnExecutor(sender, eth, chain.usdc(), new ReturnStore(jdbc), commands, clock,
                 settings, metrics);
         return new Watchtower(executor, planner, returns, Usdc.parseDecimalUsdc(settings.minReturn()), history, store,
-                new CloseWatch(jdbc, clock), jdbc, eth, clock, metrics);
+                new CloseWatch(jdbc, clock), jdbc, eth, clock, metrics, chainViewCheck);
     }
 
     @EventListener(ApplicationReadyEvent.class)

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code chan.gateway.claims.failed}: claims stopped for good (alert on any).
  * {@code chan.gateway.channels.at_risk}: channels within the expiry margin whose earnings are not
  * claimed and confirmed yet, as of the last round.
+ * {@code chan.gateway.watchtower.waits}: rounds that did nothing because the ledger's view of the
+ * chain was behind its head.
  */
 final class WatchtowerMetrics {
 
@@ -26,6 +28,10 @@ final class WatchtowerMetrics {
 
     void claim(String outcome) {
         meters.counter("chan.gateway.claims", "outcome", outcome).increment();
+    }
+
+    void waitedForTheListener() {
+        meters.counter("chan.gateway.watchtower.waits").increment();
     }
 
     void failedClaims(long count) {

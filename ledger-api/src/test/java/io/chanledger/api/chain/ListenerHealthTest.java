@@ -59,7 +59,7 @@ class ListenerHealthTest extends LedgerIntegrationTest {
                 halted -> assertThat(halted.reason()).isEqualTo(ListenerStats.HaltReason.CHAIN_ID_MISMATCH));
         assertThat(listener.stats().haltDetail()).contains("chain 137").contains("chain 80002");
         assertThat(store.checkpoint(id)).isEmpty();
-        assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(new ListenerHealthIndicator(listener, 5, Duration.ofMinutes(2)).health().getStatus()).isEqualTo(Status.DOWN);
     }
 
     @Test
@@ -73,7 +73,7 @@ class ListenerHealthTest extends LedgerIntegrationTest {
         assertThat(listener.stats().haltDetail()).contains(devnet().usdcAddress())
                 .contains("checks signatures under domain separator");
         assertThat(store.checkpoint(id)).isEmpty();
-        assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(new ListenerHealthIndicator(listener, 5, Duration.ofMinutes(2)).health().getStatus()).isEqualTo(Status.DOWN);
     }
 
     @Test
@@ -85,7 +85,7 @@ class ListenerHealthTest extends LedgerIntegrationTest {
         EthApi unreachable = new EthApi(new JsonRpcClient("http://127.0.0.1:" + closedPort, Duration.ofSeconds(1),
                 RetryPolicy.none()));
         ChainListener listener = listener(SeparateChain.uniqueId("unreachable"), 137, unreachable);
-        ListenerHealthIndicator health = new ListenerHealthIndicator(listener.stats(), 3);
+        ListenerHealthIndicator health = new ListenerHealthIndicator(listener, 3, Duration.ofMinutes(2));
 
         for (int i = 0; i < 2; i++) {
             assertThatThrownBy(listener::poll).isInstanceOf(RpcException.class);
@@ -108,9 +108,30 @@ class ListenerHealthTest extends LedgerIntegrationTest {
         assertThat(gauge(metrics, "chan_listener_lag_blocks")).isGreaterThanOrEqualTo(0);
         assertThat(gauge(metrics, "chan_listener_halted")).isZero();
         assertThat(metrics).contains("chan_listener_rpc_failures_total", "chan_listener_unknown_topics_total",
-                "chan_listener_logs_ingested_total", "chan_listener_polls_total", "chan_listener_finalized_block");
+                "chan_listener_logs_ingested_total", "chan_listener_polls_total", "chan_listener_finalized_block",
+                "chan_listener_head_block", "chan_listener_behind_blocks", "chan_listener_behind_seconds");
         JsonNode component = Http.get(baseUrl() + "/actuator/health").json().path("components").path("chainListener");
         assertThat(component.path("status").asText()).isEqualTo("UP");
+    }
+
+    /** In depth mode, depth 0, the listener reads up to the head: it follows the chain, never behind it for long. */
+    @Test
+    void aListenerFollowingTheHeadShowsItsLagAndStaysUp() {
+        long head = chainNode.blockNumber();
+        JsonNode listener = await("the listener's checkpoint reaches block " + head).atMost(Duration.ofSeconds(30))
+                .until(() -> AdminReads.get(baseUrl() + "/api/admin/health").json().path("components")
+                        .path("chainListener"), part -> part.path("details").path("checkpointBlock").asLong() >= head);
+
+        assertThat(listener.path("status").asText()).isEqualTo("UP");
+        JsonNode details = listener.path("details");
+        assertThat(details.path("headBlock").asLong()).isGreaterThanOrEqualTo(head);
+        assertThat(details.has("reason")).isFalse();
+        assertThat(details.path("blocksBehind").asLong()).isLessThanOrEqualTo(details.path("headBlock").asLong() - head);
+        assertThat(details.path("secondsBehind").asLong()).isNotNegative();
+        JsonNode shown = AdminReads.get(baseUrl() + "/api/provider/dashboard").json().path("listener");
+        assertThat(shown.path("status").asText()).isEqualTo("UP");
+        assertThat(shown.path("checkpointBlock").asLong()).isGreaterThanOrEqualTo(head);
+        assertThat(shown.has("reason")).isFalse();
     }
 
     /** The value of a gauge without tags in Prometheus text, or -1 when absent. */

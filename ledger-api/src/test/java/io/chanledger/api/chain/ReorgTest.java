@@ -107,7 +107,7 @@ class ReorgTest extends LedgerIntegrationTest {
                 halted -> assertThat(halted.reason()).isEqualTo(ListenerStats.HaltReason.REORG));
         assertThat(listener.stats().state()).isEqualTo(ListenerStats.State.HALTED);
         assertThat(listener.stats().haltDetail()).contains("block " + ingested.blockNumber());
-        assertThat(new ListenerHealthIndicator(listener.stats(), 5).health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(new ListenerHealthIndicator(listener, 5, Duration.ofMinutes(2)).health().getStatus()).isEqualTo(Status.DOWN);
         assertThat(store.checkpoint(id)).contains(ingested);
         assertThat(ledger.channel(replacement)).isNull();
         assertThatThrownBy(listener::poll).as("stays halted").isInstanceOf(ListenerHaltedException.class);

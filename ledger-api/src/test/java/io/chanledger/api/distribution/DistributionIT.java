@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.chain.devnet.AnvilNode;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.chain.devnet.DevnetAccounts;
 import io.chanledger.domain.provider.ProviderIds;
@@ -54,6 +55,7 @@ class DistributionIT {
     /** anvil's account 3: a published test key, holding nothing outside a devnet. */
     private static final Credentials PROVIDER = DevnetAccounts.anvil(3);
     private static final List<String> ROLES = List.of("provider", "marketplace");
+    private static final String ADMIN_TOKEN = "distribution-test-admin-token";
 
     @TempDir
     static Path work;
@@ -197,6 +199,65 @@ class DistributionIT {
         stop(provider);
         stop(marketplace);
         assertThat(processesMentioning(folder)).as("processes still running from the test's folder").isEmpty();
+    }
+
+    /**
+     * The shipped provider file as it stands, against a devnet whose contract and token are the
+     * file's: it follows finalized blocks, which anvil finalizes only 64 blocks later, so the ledger
+     * sees nothing of the chain and the provider says so (health DOWN, BEHIND_HEAD, its lag shown
+     * to the admin). Started again with the settings the file names for a devnet, it follows the
+     * chain's head and is UP.
+     */
+    @Test
+    void theShippedProviderFileSaysWhatADevnetNeedsAndIsDownWithoutIt() throws Exception {
+        String example = Files.readString(home.resolve("etc/provider.yml"));
+        Matcher named = Pattern.compile("#\\s+finality: (depth)\\s*\n\\s*#\\s+depth: (\\d+)\\s*\n").matcher(example);
+        assertThat(named.find()).as("etc/provider.yml names the listener's settings for a devnet").isTrue();
+        List<String> devnetSettings = List.of("--chan.listener.finality=" + named.group(1),
+                "--chan.listener.depth=" + named.group(2));
+        try (AnvilNode node = AnvilNode.start()) {
+            Devnet devnet = Devnet.deploy(node);
+            assertThat(example).containsIgnoringCase(devnet.channelAddress()).containsIgnoringCase(devnet.usdcAddress());
+            // an hour of chain time above the genesis block, all that anvil has finalized
+            devnet.increaseTime(3_600);
+            devnet.mine();
+            long head = devnet.web3j().ethBlockNumber().send().getBlockNumber().longValueExact();
+
+            Path folder = Files.createDirectories(work.resolve("shipped-file-on-a-devnet"));
+            Path keyFile = folder.resolve("provider.key");
+            Files.writeString(keyFile, Numeric.toHexStringWithPrefixZeroPadded(
+                    PROVIDER.getEcKeyPair().getPrivateKey(), 64) + "\n");
+            Path store = folder.resolve("data/provider");
+            int port = freePort();
+            String baseUrl = "http://127.0.0.1:" + port;
+            Map<String, String> environment = Map.of("CHAN_RPC_URL", devnet.rpcUrl(), "OPENAI_API_KEY", "sk-test",
+                    "SCRAPER_API_KEY", "scraper-test", "CHAN_ADMIN_TOKEN", ADMIN_TOKEN);
+            // the installation's own file; only what a machine of the test's gives: its port, the key's
+            // file, the store, no marketplace to list at, and a short grace before the lag counts
+            List<String> settings = List.of("--server.port=" + port, "--chan.gateway.provider-key-file=" + keyFile,
+                    "--chan.embedded-store.directory=" + store, "--chan.provider.marketplace-url=",
+                    "--chan.listener.lag.grace=1s");
+
+            Launched asShipped = launch("bin/chan-provider", folder, store, environment, settings);
+            awaitHealth(asShipped, baseUrl, "DOWN");
+            JsonNode listener = adminHealth(baseUrl).path("components").path("chainListener");
+            assertThat(listener.path("status").asText()).isEqualTo("DOWN");
+            assertThat(listener.path("details").path("reason").asText()).isEqualTo("BEHIND_HEAD");
+            assertThat(listener.path("details").path("checkpointBlock").asLong()).isZero();
+            assertThat(listener.path("details").path("blocksBehind").asLong()).isEqualTo(head);
+            assertThat(listener.path("details").path("detail").asText()).contains("chan.listener.finality=depth");
+            stop(asShipped);
+
+            List<String> asTheFileSays = new ArrayList<>(settings);
+            asTheFileSays.addAll(devnetSettings);
+            Launched following = launch("bin/chan-provider", folder, store, environment, asTheFileSays);
+            awaitUp(following, baseUrl);
+            JsonNode caughtUp = adminHealth(baseUrl).path("components").path("chainListener");
+            assertThat(caughtUp.path("status").asText()).isEqualTo("UP");
+            assertThat(caughtUp.path("details").path("checkpointBlock").asLong()).isEqualTo(head);
+            stop(following);
+        }
+        assertThat(processesMentioning(work.resolve("shipped-file-on-a-devnet"))).isEmpty();
     }
 
     /** The shipped provider file names its upstreams' keys as ${VARIABLES}: one left unset stops the start. */
@@ -356,6 +417,12 @@ class DistributionIT {
     }
 
     private void awaitUp(Launched service, String baseUrl) throws Exception {
+        awaitHealth(service, baseUrl, "UP");
+    }
+
+    /** Waits for the service's overall health to be {@code status} (UP answered 200, DOWN 503). */
+    private void awaitHealth(Launched service, String baseUrl, String status) throws Exception {
+        int code = "UP".equals(status) ? 200 : 503;
         AtomicReference<String> last = new AtomicReference<>("no answer");
         try {
             await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -366,15 +433,15 @@ class DistributionIT {
                 try {
                     HttpResponse<String> health = get(baseUrl + "/actuator/health");
                     last.set(health.statusCode() + " " + health.body());
-                    return health.statusCode() == 200
-                            && "UP".equals(JSON.readTree(health.body()).path("status").asText());
+                    return health.statusCode() == code
+                            && status.equals(JSON.readTree(health.body()).path("status").asText());
                 } catch (IOException notListeningYet) {
                     last.set(notListeningYet.toString());
                     return false;
                 }
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("the " + service.name() + " was not UP within " + START_TIMEOUT + " (last: "
+            throw new AssertionError("the " + service.name() + " was not " + status + " within " + START_TIMEOUT + " (last: "
                     + last.get() + "); log:\n" + tail(service.log()));
         }
     }
@@ -392,6 +459,15 @@ class DistributionIT {
         assertThat(reply.get().statusCode()).as("%s within %s: %s; log:%n%s", url, timeout, reply.get().body(),
                 tail(log)).isEqualTo(status);
         return reply.get();
+    }
+
+    /** The operator's health, with the admin token the test's services run with. */
+    private JsonNode adminHealth(String baseUrl) throws Exception {
+        HttpResponse<String> reply = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/admin/health"))
+                .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + ADMIN_TOKEN).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        return JSON.readTree(reply.body());
     }
 
     private HttpResponse<String> get(String url) throws Exception {

@@ -85,6 +85,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
     CommandGateway commands;
     @Autowired
     GatewayProperties properties;
+    @Autowired
+    ChainViewCheck chainViewCheck;
 
     /**
      * Vouchers run ahead of the charged total (the client adds its estimate), and a claim can only
@@ -309,7 +311,8 @@ class WatchtowerTest extends LedgerIntegrationTest {
                 "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
                 Duration.ofSeconds(20), null, "0");
         return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,
-                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, address(provider)), commands);
+                new JdbcTemplate(dataSource), clock, new WatchtowerMetrics(meters, address(provider)), commands,
+                chainViewCheck);
     }
 
     /** A second watchtower of the test gateway's own provider, driven by hand. */
