@@ -20,5 +20,5 @@ trap 'rm -f "$classpath_file"' EXIT
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 "$JAVA_HOME/bin/java" -Xms512m -Xmx1g --enable-native-access=ALL-UNNAMED -Daxoniq.update-checker.disabled=true \
     -cp "ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")" \
-    io.chanledger.api.chain.bench.BackfillBench "$@"
+    io.chanledger.api.ledger.chain.bench.BackfillBench "$@"
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) done, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

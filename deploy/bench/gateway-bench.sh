@@ -100,7 +100,7 @@ curl -fs "http://127.0.0.1:$port/v1/pricing" | grep -qi "$provider" \
     || { echo "the gateway did not come up as $provider; see $log" >&2; exit 1; }
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), chan.role=$role, JVM options: ${service_java_opts:-none} ${BENCH_JAVA_OPTS:-}"
-"$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.gateway.GatewayBench \
+"$JAVA_HOME/bin/java" -Xmx512m -cp "$bench_cp" io.chanledger.api.provider.gateway.GatewayBench \
     "http://127.0.0.1:$port" "$jdbc" "$pg_user" "$PGPASSWORD" "$provider" "$levels" "$per_client" \
     "$service_pid" "$(getconf CLK_TCK)"
 echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -79,7 +79,7 @@ done
 echo "registering $providers providers of $models models" >&2
 mkfifo "$work/seeder.in"
 "$JAVA_HOME/bin/java" -cp "ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$work/classpath")" \
-    io.chanledger.api.marketplace.bench.ProvidersBenchSeeder --service="http://127.0.0.1:$service_port" \
+    io.chanledger.api.marketplace.directory.bench.ProvidersBenchSeeder --service="http://127.0.0.1:$service_port" \
     --admin-token="$admin_token" --providers="$providers" --models="$models" <"$work/seeder.in" >"$work/seeder.log" 2>&1 &
 seeder_pid=$!
 exec 3>"$work/seeder.in"

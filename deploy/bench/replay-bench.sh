@@ -38,4 +38,4 @@ echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(grep -m1 'model name' 
 exec "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms"$heap" -Xmx"$heap" \
     -Daxoniq.update-checker.disabled=true \
     -cp "ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$classpath_file")" \
-    io.chanledger.api.readmodels.bench.ReplayBench "$jdbc" "$pg_user" "$PGPASSWORD" "$events" "$@"
+    io.chanledger.api.ledger.readmodels.bench.ReplayBench "$jdbc" "$pg_user" "$PGPASSWORD" "$events" "$@"

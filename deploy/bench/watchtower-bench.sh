@@ -12,4 +12,4 @@ cd "$(dirname "$0")/../.."
 ./mvnw -B -q -pl ledger-api -am verify -DskipITs -Dtest=ClaimTimingTest -Dsurefire.failIfNoSpecifiedTests=false
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 grep -A5 '^Watchtower transactions per channel' \
-    ledger-api/target/surefire-reports/io.chanledger.api.watchtower.ClaimTimingTest-output.txt
+    ledger-api/target/surefire-reports/io.chanledger.api.provider.watchtower.ClaimTimingTest-output.txt

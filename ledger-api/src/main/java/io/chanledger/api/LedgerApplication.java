@@ -1,6 +1,6 @@
 package io.chanledger.api;
 
-import io.chanledger.api.audit.AuditCommand;
+import io.chanledger.api.ledger.audit.AuditCommand;
 import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,6 +1,6 @@
 package io.chanledger.api.bench;
 
-import io.chanledger.api.config.ServiceThreads;
+import io.chanledger.api.eventstore.ServiceThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.chanledger.api.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.bench.ProfileSplit.Sample;
-import io.chanledger.api.config.ServiceThreads;
+import io.chanledger.api.eventstore.ServiceThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +25,7 @@ class ProfileSplitTest {
     void aSampleBelongsToItsTopFrameOutsideTheJdk() {
         assertThat(ProfileSplit.ownerOf(List.of("java.util.HashMap.getNode", "java.util.HashMap.get",
                 "org.axonframework.messaging.unitofwork.MessageProcessingContext.notifyHandlers",
-                "io.chanledger.api.channels.command.VoucherCommitBatcher.commit"))).isEqualTo("Axon");
+                "io.chanledger.api.ledger.channels.command.VoucherCommitBatcher.commit"))).isEqualTo("Axon");
         assertThat(ProfileSplit.ownerOf(List.of("org.postgresql.core.v3.QueryExecutorImpl.sendBind",
                 "org.axonframework.common.jdbc.JdbcUtils.executeBatch"))).isEqualTo("the JDBC driver and pool");
         // the signature's package is the domain's, but it is told apart from the aggregate's
@@ -83,7 +83,7 @@ class ProfileSplitTest {
     void aSampleGoesToTheInnermostStepOnItsStackSoThatNestedStepsAreNotCountedTwice() {
         List<String> stack = List.of("java.util.HashMap.get", "io.chanledger.domain.eip712.Keccak.keccak256",
                 "io.chanledger.domain.channel.SignedVoucher.verify",
-                "io.chanledger.api.channels.command.VoucherAdmission.admit");
+                "io.chanledger.api.ledger.channels.command.VoucherAdmission.admit");
         List<String> steps = List.of("VoucherAdmission.admit", "SignedVoucher.verify");
 
         assertThat(ProfileSplit.stepOf(stack, steps)).isEqualTo("SignedVoucher.verify");

@@ -4,12 +4,12 @@ import static io.chanledger.api.config.RoleContexts.assertGatewayNotFound;
 import static io.chanledger.api.config.RoleContexts.assertProblemNotFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.gateway.GatewayProperties;
-import io.chanledger.api.marketplace.MarketplaceProperties;
+import io.chanledger.api.provider.gateway.GatewayProperties;
+import io.chanledger.api.marketplace.directory.MarketplaceProperties;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;
 import io.chanledger.api.support.TestKeys;
-import io.chanledger.api.wallet.WalletSigning;
+import io.chanledger.api.ledger.wallet.WalletSigning;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.time.Instant;

@@ -3,11 +3,11 @@ package io.chanledger.api.config;
 import static io.chanledger.api.config.RoleContexts.assertProblemNotFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.api.gateway.GatewayProperties;
-import io.chanledger.api.marketplace.MarketplaceProperties;
+import io.chanledger.api.provider.gateway.GatewayProperties;
+import io.chanledger.api.marketplace.directory.MarketplaceProperties;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;
-import io.chanledger.api.watchtower.Watchtower;
+import io.chanledger.api.provider.watchtower.Watchtower;
 import io.chanledger.chain.ingest.ChainListener;
 import java.util.Map;
 import java.util.Optional;

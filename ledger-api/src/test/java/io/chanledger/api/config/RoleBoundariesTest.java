@@ -31,19 +31,34 @@ class RoleBoundariesTest {
             .importPackages("io.chanledger");
 
     @Test
-    void eachRoleOwnsTheFeaturePackagesTheDocumentationNames() {
-        Map<String, Role> declared = new TreeMap<>();
+    void eachPartyDeclaresItsRoleOnceForEveryPackageUnderIt() {
+        Map<String, Role> declaring = new TreeMap<>();
+        Map<String, Optional<Role>> packages = new TreeMap<>();
         for (JavaClass type : SERVICE) {
-            RoleComponentFilter.roleOf(type.getPackageName()).ifPresent(role -> declared.put(type.getPackageName(), role));
+            String name = type.getPackageName();
+            packages.put(name, RoleComponentFilter.roleOf(name));
         }
-        assertThat(declared).isEqualTo(Map.of(
-                "io.chanledger.api.marketplace", Role.MARKETPLACE,
-                "io.chanledger.api.skills", Role.MARKETPLACE,
-                "io.chanledger.api.gasstation", Role.MARKETPLACE,
-                "io.chanledger.api.pages", Role.MARKETPLACE,
-                "io.chanledger.api.gateway", Role.PROVIDER,
-                "io.chanledger.api.watchtower", Role.PROVIDER,
-                "io.chanledger.api.dashboard", Role.PROVIDER));
+        for (String name : packages.keySet()) {
+            try {
+                RolePackage declared = Class.forName(name + ".package-info").getAnnotation(RolePackage.class);
+                if (declared != null) {
+                    declaring.put(name, declared.value());
+                }
+            } catch (ClassNotFoundException noPackageInfo) {
+                // declares nothing
+            }
+        }
+        assertThat(declaring).isEqualTo(Map.of(
+                "io.chanledger.api.provider", Role.PROVIDER,
+                "io.chanledger.api.marketplace", Role.MARKETPLACE));
+        packages.forEach((name, role) -> assertThat(role).as(name).isEqualTo(
+                within(name, "io.chanledger.api.provider") ? Optional.of(Role.PROVIDER)
+                        : within(name, "io.chanledger.api.marketplace") ? Optional.of(Role.MARKETPLACE)
+                        : Optional.empty()));
+    }
+
+    private static boolean within(String packageName, String parent) {
+        return packageName.equals(parent) || packageName.startsWith(parent + ".");
     }
 
     @Test

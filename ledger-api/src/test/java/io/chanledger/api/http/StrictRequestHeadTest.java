@@ -8,7 +8,7 @@ import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.RawHttp;
 import io.chanledger.api.support.TestKeys;
-import io.chanledger.api.wallet.WalletSigning;
+import io.chanledger.api.ledger.wallet.WalletSigning;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.time.Instant;
 import java.util.UUID;

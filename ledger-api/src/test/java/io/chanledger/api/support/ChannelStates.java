@@ -2,7 +2,7 @@ package io.chanledger.api.support;
 
 import static org.awaitility.Awaitility.await;
 
-import io.chanledger.api.channels.command.ChannelHistory;
+import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.domain.channel.ChannelState;
 import java.time.Duration;
 import java.util.function.Predicate;

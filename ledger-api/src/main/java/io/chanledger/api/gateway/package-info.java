@@ -1,6 +1,0 @@
-/** Provider code: a provider's own server (docs/operations.md, "Roles"). */
-@RolePackage(Role.PROVIDER)
-package io.chanledger.api.gateway;
-
-import io.chanledger.api.config.Role;
-import io.chanledger.api.config.RolePackage;

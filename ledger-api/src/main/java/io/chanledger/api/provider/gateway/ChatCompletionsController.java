@@ -1,0 +1,405 @@
+package io.chanledger.api.provider.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.chanledger.api.ledger.channels.command.VoucherJson;
+import io.chanledger.api.http.HotPathJson;
+import io.chanledger.domain.channel.RequestSettlement;
+import io.chanledger.domain.channel.SignedVoucher;
+import io.chanledger.domain.channel.VoucherReceipt;
+import io.chanledger.domain.channel.VoucherRejectedException;
+import io.chanledger.domain.channel.VoucherRejection;
+import io.chanledger.domain.money.Uint256;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /v1/chat/completions}, paid by the voucher in {@code X-CHAN-Voucher}. Without one:
+ * 402 with the payment terms. With one: the request is checked (model, format) before the voucher
+ * is touched, then the voucher is admitted by the ledger holding the request's input and a small
+ * output allowance, the request goes upstream exactly as the client sent it, and the request is
+ * settled at its actual cost. An answer that costs more than the voucher covers is delivered and
+ * charged what the voucher covers. A failed upstream call, and a 200 that is not an answer (an
+ * error object, no message content; a service's empty, non-JSON or error answer, or one its
+ * model's answer schema refuses: {@link HttpServiceUpstream}), is settled at zero: the
+ * voucher stays accepted, nothing is charged. A call past its upstream's deadline is aborted and
+ * answered 504 {@code upstream_timeout}. Whatever ends a request, its hold is settled or released
+ * before the request returns, so that it never blocks the channel (or its close) after it.
+ *
+ * <p>A paid answer is kept by its voucher ({@link PaidAnswers}) in the commit that charges it: the
+ * same voucher sent again within the retention gets that answer again, with the same cost headers
+ * and {@code X-CHAN-Replay: true}, and is charged nothing. So an agent that gave up waiting, or
+ * lost its connection, re-sends the voucher to have the answer it paid for. Every answer carries
+ * an OpenAI {@code usage} object.
+ *
+ * <p>A model of an HTTP service takes its parameters as a JSON object in the last user message.
+ * They are checked against the model's schema (and its unit bounds) before the voucher is touched,
+ * so invalid parameters cost nothing; the voucher is then admitted holding the request's price,
+ * which is what it is charged once the service has answered, and nothing if it failed. The
+ * answer is a chat completion whose assistant message is the service's result as JSON text.
+ */
+@RestController
+@ConditionalOnGateway
+class ChatCompletionsController {
+
+    static final String VOUCHER_HEADER = "X-CHAN-Voucher";
+
+    private static final Logger log = LoggerFactory.getLogger(ChatCompletionsController.class);
+
+    private final PriceList prices;
+    private final Upstreams upstreams;
+    private final Metering metering;
+    private final StreamRelay relay;
+    private final PaymentTerms terms;
+    private final ObjectMapper json;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+    private final PaidAnswers answers;
+
+    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
+                              PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
+                              PaidAnswers answers) {
+        this.prices = prices;
+        this.upstreams = upstreams;
+        this.metering = metering;
+        this.relay = relay;
+        this.terms = terms;
+        this.json = json;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.answers = answers;
+    }
+
+    /**
+     * The voucher header and the body are read from the request itself, not resolved by Spring MVC
+     * (its header arguments go through the conversion service, its bodies through the message
+     * converters, for every paid request); the annotations describe the exchange to OpenAPI as the
+     * resolved arguments did. The body is read first, as argument resolution read it.
+     */
+    @PostMapping("/v1/chat/completions")
+    @Parameter(in = ParameterIn.HEADER, name = VOUCHER_HEADER, schema = @Schema(type = "string"))
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "string", format = "byte")))
+    void complete(@Parameter(hidden = true) HttpServletRequest request,
+                  @Parameter(hidden = true) HttpServletResponse response) throws IOException {
+        byte[] body = HotPathJson.bodyBytes(request);
+        String voucherHeader = request.getHeader(VOUCHER_HEADER);
+        if (voucherHeader == null || voucherHeader.isBlank()) {
+            metrics.request("voucher_required");
+            throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required",
+                    "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
+                            + "see X-Payment-Docs for how to open a channel and sign vouchers");
+        }
+        ChatRequest chat = ChatRequest.parse(body, json);
+        PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
+                "model_not_supported", "model " + chat.model() + " is not served here; see /v1/models"));
+        HttpServiceUpstream service = upstreams.service(rate);
+        if (service != null) {
+            serve(service, rate, chat, voucherHeader, request, response);
+            return;
+        }
+        Upstream upstream = upstreams.chat(rate);
+        SignedVoucher voucher = voucher(voucherHeader);
+        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), rate.id(),
+                response);
+        if (receipt == null) {
+            return;
+        }
+        if (chat.stream()) {
+            relay.relay(upstream, chat, rate, receipt, response);
+            return;
+        }
+        boolean settling = false;
+        try {
+            Upstream.Completion completion;
+            try {
+                completion = upstream.complete(chat);
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                throw upstreamFailed(failure);
+            }
+            ObjectNode answer = completion.body();
+            String text = answerText(answer);
+            settling = true;
+            if (text == null) {
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request("upstream_error");
+                log.warn("model {}: the upstream answered 200 without an answer", rate.id());
+                throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an "
+                        + "error or no message content)", null));
+            }
+            Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
+            putUsage(answer, usage);
+            BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
+            answer(voucher, receipt, cost, answer, response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
+        }
+    }
+
+    /**
+     * Admits the voucher holding {@code hold}; null when it was refused because it paid for an
+     * earlier request whose answer is kept, which has then been answered again at no charge. A
+     * voucher whose request is still running here is told to come back for its answer.
+     */
+    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, String model,
+                                         HttpServletResponse response)
+            throws IOException {
+        try {
+            return metering.admit(voucher, hold, model);
+        } catch (VoucherRejectedException rejection) {
+            if (rejection.reason() == VoucherRejection.INVALID_VOUCHER_FORMAT) {
+                throw rejection;
+            }
+            var kept = answers.find(voucher);
+            if (kept.isPresent()) {
+                metrics.request("replayed");
+                write(kept.get(), true, response);
+                return null;
+            }
+            if (rejection.reason() == VoucherRejection.NONCE_NOT_INCREASING
+                    && metering.running(voucher.channelId(), voucher.nonce())) {
+                metrics.request("request_running");
+                throw new GatewayProblem(HttpStatus.CONFLICT, "request_running", "the request voucher "
+                        + voucher.nonce() + " paid for is still running; send the same voucher again once it has "
+                        + "answered to get its answer, at no further charge", Map.of(HttpHeaders.RETRY_AFTER, "5"));
+            }
+            throw rejection;
+        }
+    }
+
+    /**
+     * Settles a request at {@code cost}, keeping its answer in the same commit, and writes the
+     * answer with the cost headers. When the voucher covered less than the cost, the answer is
+     * still delivered and only what the voucher covered is charged ({@code X-CHAN-Required}: the
+     * cost, {@code X-CHAN-Provided}: what was charged).
+     */
+    private void answer(SignedVoucher voucher, VoucherReceipt receipt, BigInteger cost, ObjectNode body,
+                        HttpServletResponse response) throws IOException {
+        byte[] bytes = json.writeValueAsBytes(body);
+        PaidAnswers.Answer[] paid = new PaidAnswers.Answer[1];
+        RequestSettlement settlement = metering.settle(receipt, cost, settled -> {
+            paid[0] = new PaidAnswers.Answer(answerHeaders(settled, cost), bytes);
+            if (settled.settled()) {
+                answers.keep(voucher, paid[0]);
+            }
+        });
+        metrics.charged(settlement.charged());
+        metrics.request(settlement.shortfall() ? "insufficient_funds_post" : "paid");
+        write(paid[0] != null ? paid[0] : new PaidAnswers.Answer(answerHeaders(settlement, cost), bytes), false,
+                response);
+    }
+
+    /** The X-CHAN-* headers of a paid answer, in the order they are written and kept. */
+    private static Map<String, String> answerHeaders(RequestSettlement settlement, BigInteger cost) {
+        Map<String, String> headers = LinkedHashMap.newLinkedHashMap(6);
+        headers.put("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
+        headers.put("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
+        headers.put("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
+        headers.put("X-CHAN-Channel", settlement.channelId());
+        if (settlement.shortfall()) {
+            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
+            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, Uint256.decimal(cost));
+            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, Uint256.decimal(settlement.charged()));
+        }
+        return headers;
+    }
+
+    private static void write(PaidAnswers.Answer answer, boolean replay, HttpServletResponse response)
+            throws IOException {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        answer.headers().forEach(response::setHeader);
+        if (replay) {
+            response.setHeader("X-CHAN-Replay", "true");
+        }
+        response.setContentLength(answer.body().length);
+        response.getOutputStream().write(answer.body());
+    }
+
+    /**
+     * The text of a chat answer: its first choice's message content, or the JSON text of its tool
+     * calls; null when the body is not an answer (an {@code error} object, no message, a content
+     * that is not a string without tool calls), which costs nothing.
+     */
+    static String answerText(JsonNode body) {
+        JsonNode error = body.get("error");
+        if (error != null && !error.isNull()) {
+            return null;
+        }
+        JsonNode message = body.path("choices").path(0).path("message");
+        JsonNode content = message.get("content");
+        if (content != null && content.isTextual()) {
+            return content.textValue();
+        }
+        JsonNode toolCalls = message.get("tool_calls");
+        if (toolCalls != null && toolCalls.isArray() && !toolCalls.isEmpty()) {
+            return toolCalls.toString();
+        }
+        return null;
+    }
+
+    /**
+     * The token counts a whole answer is charged for: the upstream's reported usage, but never
+     * more than what the gateway can see was sent and delivered, its own counts of the request's
+     * input and of the answer's text with the model's tokenizer, with a quarter and 16 tokens of
+     * slack for a model whose tokenizer counts differently. An upstream that reports inflated
+     * usage cannot charge the agent for tokens it never received; one that reports none is
+     * charged the gateway's counts.
+     */
+    static Upstream.Usage billedUsage(Upstream.Usage reported, long countedInput, long countedOutput) {
+        if (reported == null) {
+            return new Upstream.Usage(countedInput, countedOutput);
+        }
+        return new Upstream.Usage(Math.min(reported.promptTokens(), withSlack(countedInput)),
+                Math.min(reported.completionTokens(), withSlack(countedOutput)));
+    }
+
+    private static long withSlack(long counted) {
+        return counted + counted / 4 + 16;
+    }
+
+    /** Puts the OpenAI {@code usage} object with the token counts the request was billed on. */
+    static void putUsage(ObjectNode body, Upstream.Usage usage) {
+        JsonNode existing = body.get("usage");
+        ObjectNode target = existing instanceof ObjectNode object ? object : body.putObject("usage");
+        target.put("prompt_tokens", usage.promptTokens())
+                .put("completion_tokens", usage.completionTokens())
+                .put("total_tokens", usage.promptTokens() + usage.completionTokens());
+    }
+
+    private void serve(HttpServiceUpstream service, PriceList.ModelRate rate, ChatRequest chat,
+                                         String voucherHeader, HttpServletRequest request,
+                                         HttpServletResponse response) throws IOException {
+        if (chat.stream()) {
+            metrics.request("invalid_request");
+            throw GatewayProblem.badRequest("stream_not_supported", "model " + rate.id() + " answers whole, not as a "
+                    + "stream: send \"stream\": false or leave it out");
+        }
+        ObjectNode parameters = parameters(rate, chat, request);
+        BigInteger cost = rate.serviceCost(parameters);
+        SignedVoucher voucher = voucher(voucherHeader);
+        VoucherReceipt receipt = admitOrReplay(voucher, cost, rate.id(), response);
+        if (receipt == null) {
+            return;
+        }
+        boolean settling = false;
+        try {
+            String content;
+            try {
+                content = service.call(parameters, rate.service());
+            } catch (RuntimeException failure) {
+                settling = true;
+                metering.settle(receipt, BigInteger.ZERO);
+                metrics.request(failureOutcome(failure));
+                log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
+                        failure instanceof Upstream.UpstreamException ? failure.getMessage()
+                                : failure.getClass().getName());
+                throw upstreamFailed(failure);
+            }
+            settling = true;
+            ObjectNode body = completion(rate.id(), content);
+            // a service is not priced per token: its usage counts, with the model's tokenizer, the
+            // parameters sent and the result answered, for clients that read usage after each request
+            putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()),
+                    chat.tokenizer().count(content)));
+            answer(voucher, receipt, cost, body, response);
+        } finally {
+            if (!settling) {
+                metering.release(receipt);
+            }
+        }
+    }
+
+    /** The last user message's content as the model's parameters, checked against its declaration. */
+    private ObjectNode parameters(PriceList.ModelRate rate, ChatRequest chat, HttpServletRequest request) {
+        String docs = terms.baseUrl(request) + "/v1/docs";
+        JsonNode parameters;
+        try {
+            parameters = json.readTree(chat.lastUserText());
+        } catch (IOException notJson) {
+            parameters = null;
+        }
+        if (!(parameters instanceof ObjectNode object)) {
+            metrics.request("invalid_parameters");
+            throw GatewayProblem.badRequest("invalid_parameters", "model " + rate.id() + " takes its parameters as a "
+                    + "JSON object in the last user message's content, e.g. " + rate.service().example()
+                    + "; see " + docs);
+        }
+        List<String> violations = rate.service().violations(object);
+        String units = violations.isEmpty() ? rate.unitsProblem(object) : null;
+        if (!violations.isEmpty() || units != null) {
+            metrics.request("invalid_parameters");
+            throw GatewayProblem.badRequest("invalid_parameters", "invalid parameters for model " + rate.id() + ": "
+                    + (units != null ? units : ServiceParameters.describe(violations)) + "; nothing was charged. See "
+                    + docs);
+        }
+        return object;
+    }
+
+    private ObjectNode completion(String model, String content) {
+        ObjectNode body = json.createObjectNode();
+        body.put("id", "chatcmpl-" + UUID.randomUUID().toString().replace("-", ""));
+        body.put("object", "chat.completion");
+        body.put("created", clock.instant().getEpochSecond());
+        body.put("model", model);
+        ObjectNode choice = body.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("content", content);
+        choice.put("finish_reason", "stop");
+        return body;
+    }
+
+    /** A failed upstream call, settled at zero: 504 {@code upstream_timeout} past a deadline, else 502. */
+    static GatewayProblem upstreamFailed(RuntimeException failure) {
+        String detail = failure instanceof Upstream.UpstreamException ? failure.getMessage() : "the upstream failed";
+        return timedOut(failure)
+                ? new GatewayProblem(HttpStatus.GATEWAY_TIMEOUT, "upstream_timeout", detail
+                        + "; the call was aborted and nothing was charged", Map.of())
+                : new GatewayProblem(HttpStatus.BAD_GATEWAY, "upstream_error", detail + "; nothing was charged",
+                        Map.of());
+    }
+
+    /** The request outcome a failed upstream call is counted as. */
+    static String failureOutcome(RuntimeException failure) {
+        return timedOut(failure) ? "upstream_timeout" : "upstream_error";
+    }
+
+    static boolean timedOut(RuntimeException failure) {
+        return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
+    }
+
+    private SignedVoucher voucher(String header) {
+        JsonNode node;
+        try {
+            node = json.readTree(header);
+        } catch (IOException e) {
+            throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
+                    "X-CHAN-Voucher must be a JSON object with channelId, amount, nonce and signature");
+        }
+        return VoucherJson.parse(node, null);
+    }
+}

@@ -1,0 +1,58 @@
+package io.chanledger.api.marketplace.directory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.support.Http;
+import io.chanledger.api.support.LedgerIntegrationTest;
+import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.ModelPrice;
+import java.math.BigInteger;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The marketplace's connection test and listing of a provider that sells services besides chat:
+ * the test gateway itself (application-test.yml), with its flat and per-unit services.
+ */
+class ServiceProviderListingTest extends LedgerIntegrationTest {
+
+    @Autowired
+    ProviderProbe probe;
+
+    @Test
+    void theConnectionTestAcceptsAFlatPricedProviderAndTheListingShowsItsPricePerRequest() throws Exception {
+        String provider = Http.get(baseUrl() + "/v1/pricing").json().path("provider").asText();
+
+        ProviderProbe.ConnectionTest test = probe.connectionTest(URI.create(baseUrl()), provider, Duration.ofSeconds(5));
+
+        // this service's own gateway passes the chat probe: 402 with every payment term, its own address
+        assertThat(test.chatProbeFailure()).isNull();
+        ProviderProbe.Answer answer = test.answer();
+
+        ModelPrice fetch = answer.models().stream().filter(m -> m.id().equals("page-fetch")).findFirst().orElseThrow();
+        assertThat(fetch.name()).isEqualTo("Page fetch");
+        assertThat(fetch.inputPer1kTokens()).isEqualTo(Usdc.parseDecimalUsdc("0.02"));
+        assertThat(fetch.outputPer1kTokens()).isEqualTo(BigInteger.ZERO);
+        List<ProvidersResponse.Model> listed = ProviderListing.models(answer.models());
+        JsonNode rendered = new ObjectMapper().valueToTree(listed);
+        assertThat(pricingOf(rendered, "page-fetch").path("perRequest").asText()).isEqualTo("0.02");
+        assertThat(pricingOf(rendered, "vpn-lease").path("perRequest").asText()).isEqualTo("0.06");
+        assertThat(pricingOf(rendered, "echo-flat").path("perRequest").asText()).isEqualTo("0.01");
+        assertThat(pricingOf(rendered, "echo-1").has("perRequest")).isFalse();
+        assertThat(pricingOf(rendered, "echo-1").path("inputPer1kTokens").asText()).isEqualTo("0.00375");
+    }
+
+    private static JsonNode pricingOf(JsonNode models, String id) {
+        for (JsonNode model : models) {
+            if (model.path("id").asText().equals(id)) {
+                return model.path("pricing");
+            }
+        }
+        throw new AssertionError("no model " + id + " in " + models);
+    }
+}
