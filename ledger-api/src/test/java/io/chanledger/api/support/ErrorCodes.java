@@ -26,6 +26,9 @@ import java.util.stream.Stream;
 public final class ErrorCodes {
 
     private static final Path SOURCES = Path.of("src", "main", "java", "io", "chanledger", "api");
+    /** The provider's gateway, whose refusals are {@code X-CHAN-Error} codes, not problem+json. */
+    private static final String GATEWAY = "provider/gateway";
+    private static final String GAS_STATION = "marketplace/gasstation";
     /**
      * A code right after an error status argument (not a success's, such as the gas station's
      * {@code granted}), or as the first argument of the refusals that fix the status themselves
@@ -57,7 +60,7 @@ public final class ErrorCodes {
 
     /** The {@code code}s of the problem+json answers under {@code /api}: every package but the gateway's and the gas station's. */
     public static Set<String> api() {
-        Set<String> codes = literalsOutside("gateway", "gasstation");
+        Set<String> codes = literalsOutside(GATEWAY, GAS_STATION);
         for (VoucherRejection reason : VoucherRejection.values()) {
             if (!METERED_ONLY.contains(reason)) {
                 codes.add(reason.code());
@@ -69,7 +72,7 @@ public final class ErrorCodes {
 
     /** The {@code X-CHAN-Error} codes of the provider interface under {@code /v1}. */
     public static Set<String> gateway() {
-        Set<String> codes = literalsIn("gateway");
+        Set<String> codes = literalsIn(GATEWAY);
         for (VoucherRejection reason : VoucherRejection.values()) {
             codes.add(reason.providerCode());
         }
@@ -79,7 +82,7 @@ public final class ErrorCodes {
 
     /** The gas station's codes. */
     public static Set<String> gasStation() {
-        return literalsIn("gasstation");
+        return literalsIn(GAS_STATION);
     }
 
     /**
@@ -96,12 +99,12 @@ public final class ErrorCodes {
         return missing;
     }
 
-    private static Set<String> literalsIn(String pkg) {
-        return literals(read(files(SOURCES.resolve(pkg))));
+    private static Set<String> literalsIn(String folder) {
+        return literals(read(files(SOURCES.resolve(folder))));
     }
 
-    private static Set<String> literalsOutside(String... packages) {
-        Set<Path> excluded = Stream.of(packages).map(SOURCES::resolve).collect(Collectors.toSet());
+    private static Set<String> literalsOutside(String... folders) {
+        Set<Path> excluded = Stream.of(folders).map(SOURCES::resolve).collect(Collectors.toSet());
         return literals(read(files(SOURCES).stream()
                 .filter(file -> excluded.stream().noneMatch(file::startsWith)).toList()));
     }
