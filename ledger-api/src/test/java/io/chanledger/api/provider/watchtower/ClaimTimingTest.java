@@ -130,15 +130,25 @@ class ClaimTimingTest {
     }
 
     private static long providerTransactions() {
-        return new EthApi(new JsonRpcClient(node.rpcUrl(), Duration.ofSeconds(5), RetryPolicy.none()))
-                .transactionCount(address, "latest").longValueExact();
+        return eth().transactionCount(address, "latest").longValueExact();
     }
 
-    /** Moves the clock to {@code target} in rounds, one watchtower round after each step. */
+    private static EthApi eth() {
+        return new EthApi(new JsonRpcClient(node.rpcUrl(), Duration.ofSeconds(5), RetryPolicy.none()));
+    }
+
+    /**
+     * Moves the clock to {@code target} in rounds, one watchtower round after each step, run once
+     * the ledger has recorded the mined block: a round on a view the watchtower knows to be behind
+     * plans nothing, and on a busy machine the listener may not have polled yet.
+     */
     private static void runUntil(long target) {
         while (chainTime() < target) {
             devnet.increaseTime(Math.min(ROUND, target - chainTime()));
             devnet.mine();
+            long head = eth().blockNumber();
+            await("the listener to record block " + head).atMost(WAIT).until(() -> jdbc.queryForObject(
+                    "SELECT COALESCE(MAX(block_number), -1) FROM chain_listener_checkpoint", Long.class) >= head);
             watchtower.runOnce();
         }
     }
