@@ -160,7 +160,7 @@ public final class ProviderFacilitator implements X402Settlement {
                     : invalid(X402Reason.INVALID_TRANSACTION_STATE, payer, "the authorization's nonce is used");
         }
         long now = clock.instant().getEpochSecond();
-        if (a.validAfter().compareTo(BigInteger.valueOf(now)) > 0) {
+        if (a.validAfter().compareTo(BigInteger.valueOf(now)) >= 0) { // the token takes it only after validAfter
             return invalid(X402Reason.INVALID_VALID_AFTER, payer, "the authorization is not valid yet");
         }
         if (a.validBefore().compareTo(BigInteger.valueOf(now + validityMargin.toSeconds())) <= 0) {
@@ -176,12 +176,14 @@ public final class ProviderFacilitator implements X402Settlement {
     }
 
     /**
-     * As the token decides: a key's signature under the contract signature rule (what ecrecover in
-     * FiatToken accepts), else, for an address with code, ERC-1271 {@code isValidSignature}.
+     * As the token decides: a key's signature under the contract signature rule with {@code v} 27 or
+     * 28 (FiatToken's ecrecover refuses the 0 and 1 the channel contract also takes), else, for an
+     * address with code, ERC-1271 {@code isValidSignature}.
      */
     private boolean signedByPayer(byte[] digest, byte[] signature, String payer) {
         SignatureVerdict verdict = ContractSignatureRule.recover(digest, signature);
-        if (verdict instanceof SignatureVerdict.Recovered recovered && recovered.isSigner(payer)) {
+        if (verdict instanceof SignatureVerdict.Recovered recovered && recovered.isSigner(payer)
+                && (signature[64] == 27 || signature[64] == 28)) {
             return true;
         }
         String code = eth.code(payer, "latest");

@@ -146,6 +146,13 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
         assertInvalid(payment(devnet, payer, good.withValue(PRICE.subtract(BigInteger.ONE)), offer), offer,
                 X402Reason.INVALID_VALUE);
         assertInvalid(payment(devnet, stranger, good, offer), offer, X402Reason.INVALID_SIGNATURE);
+        PaymentPayload signed = payment(devnet, payer, good, offer);
+        byte[] vZeroOrOne = org.web3j.utils.Numeric.hexStringToByteArray(signed.signature());
+        vZeroOrOne[64] -= 27; // the same signature as the channel contract would also take it; the token does not
+        assertInvalid(new PaymentPayload(2, "exact", "eip155:137", offer, org.web3j.utils.Numeric.toHexString(vZeroOrOne),
+                signed.authorization()), offer, X402Reason.INVALID_SIGNATURE);
+        assertInvalid(payment(devnet, payer, new Authorization(good.from(), good.to(), PRICE, BigInteger.valueOf(now),
+                good.validBefore(), good.nonce()), offer), offer, X402Reason.INVALID_VALID_AFTER);
         assertInvalid(payment(devnet, payer, new Authorization(good.from(), good.to(), PRICE, BigInteger.valueOf(now + 3600),
                 good.validBefore(), good.nonce()), offer), offer, X402Reason.INVALID_VALID_AFTER);
         assertInvalid(payment(devnet, payer, new Authorization(good.from(), good.to(), PRICE, BigInteger.ZERO,
