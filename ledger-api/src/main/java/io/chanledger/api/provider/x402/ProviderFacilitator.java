@@ -28,6 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
 
@@ -113,6 +114,10 @@ public final class ProviderFacilitator implements X402Settlement {
             log.warn("x402: payment of {} not verified, the chain could not be read: {}", payload.payer(), e.getMessage());
             return new Verification.Invalid(X402Reason.UNEXPECTED_VERIFY_ERROR, payload.payer(),
                     "the chain could not be read");
+        } catch (DataAccessException e) {
+            log.warn("x402: payment of {} not verified, the database could not be read: {}", payload.payer(), e.toString());
+            return new Verification.Invalid(X402Reason.UNEXPECTED_VERIFY_ERROR, payload.payer(),
+                    "the payment could not be looked up");
         }
     }
 
@@ -203,6 +208,15 @@ public final class ProviderFacilitator implements X402Settlement {
 
     @Override
     public Reservation reserve(Verification.Valid payment) {
+        try {
+            return reserveOrThrow(payment);
+        } catch (DataAccessException e) {
+            log.warn("x402: payment {} not reserved, the database failed: {}", payment.key(), e.toString());
+            return new Reservation.Refused(X402Reason.UNEXPECTED_SETTLE_ERROR, "the payment could not be reserved");
+        }
+    }
+
+    private Reservation reserveOrThrow(Verification.Valid payment) {
         PaymentPayload payload = payment.payload();
         PaymentKey key = payload.key();
         String reservationId = UUID.randomUUID().toString();
@@ -229,7 +243,12 @@ public final class ProviderFacilitator implements X402Settlement {
 
     @Override
     public void release(Reservation.Reserved reservation) {
-        payments.release(reservation.key(), reservation.reservationId());
+        try {
+            payments.release(reservation.key(), reservation.reservationId());
+        } catch (DataAccessException e) {
+            // nothing was sent: the reservation lapses after the reservation timeout instead
+            log.warn("x402: reservation of {} not released now, the database failed: {}", reservation.key(), e.toString());
+        }
     }
 
     @Override
@@ -253,7 +272,7 @@ public final class ProviderFacilitator implements X402Settlement {
                 return notSent.failure;
             }
             return conclude(key, a, sender.awaitReceipt(request, sent), sent.txHash());
-        } catch (RpcException | org.springframework.dao.DataAccessException e) {
+        } catch (RpcException | DataAccessException e) {
             log.warn("x402: settlement of {} interrupted: {}", key, e.toString());
             Optional<Row> row = payments.find(key);
             if (row.isPresent() && row.get().status() == PaymentStatus.SENDING) {

@@ -76,7 +76,14 @@ class X402FacilitatorController {
             return ResponseEntity.status(unreadable(refusal) ? 400 : 200).body(invalid(refusal.reason(), null,
                     refusal.detail()));
         }
-        Verification verification = checked(request);
+        Verification verification;
+        try {
+            verification = checked(request);
+        } catch (RuntimeException e) {
+            log.warn("x402 facilitator: verify failed: {}", e.toString());
+            return ResponseEntity.ok(invalid(X402Reason.UNEXPECTED_VERIFY_ERROR, request.payload().payer(),
+                    "the payment could not be verified now"));
+        }
         return ResponseEntity.ok(switch (verification) {
             case Verification.Valid valid -> json.createObjectNode().put("isValid", true).put("payer", valid.payer());
             case Verification.Invalid invalid -> invalid(invalid.reason(), invalid.payer(), invalid.detail());
@@ -93,14 +100,23 @@ class X402FacilitatorController {
                     SettlementResponse.failed(refusal.reason(), null, null, X402Network.V2_NAME), refusal.detail()));
         }
         String network = request.requirements().network();
+        try {
+            return ResponseEntity.ok(settle(request, network));
+        } catch (RuntimeException e) {
+            log.warn("x402 facilitator: settle failed: {}", e.toString());
+            return ResponseEntity.ok(failure(SettlementResponse.failed(X402Reason.UNEXPECTED_SETTLE_ERROR,
+                    request.payload().payer(), null, network), "the payment could not be settled now"));
+        }
+    }
+
+    private ObjectNode settle(Request request, String network) {
         Verification verification = checked(request);
         if (verification instanceof Verification.Invalid invalid) {
-            return ResponseEntity.ok(failure(SettlementResponse.failed(invalid.reason(), invalid.payer(), null, network),
-                    invalid.detail()));
+            return failure(SettlementResponse.failed(invalid.reason(), invalid.payer(), null, network), invalid.detail());
         }
         Verification.Valid valid = (Verification.Valid) verification;
         String payer = valid.payer();
-        return ResponseEntity.ok(switch (facilitator.reserve(valid)) {
+        return switch (facilitator.reserve(valid)) {
             case Reservation.Reserved reserved -> switch (facilitator.settle(reserved, SOLD_AS)) {
                 case Settlement.Settled settled -> codec.settlementJson(SettlementResponse.settled(payer,
                         settled.transaction(), network, settled.amount()));
@@ -116,7 +132,7 @@ class X402FacilitatorController {
                     payer, busy.record().transaction(), network), "this payment is being settled");
             case Reservation.Refused refused -> failure(SettlementResponse.failed(refused.reason(), payer, null, network),
                     refused.detail());
-        });
+        };
     }
 
     private record Request(PaymentPayload payload, PaymentRequirements requirements) {

@@ -170,6 +170,25 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void whenTheNodeCannotBeAskedVerificationSaysSoAndNothingIsWrittenOrSent() {
+        PaymentPayload payment = aPayment();
+        ProviderFacilitator cutOff = instance(devnet, "http://127.0.0.1:9", provider, dataSource, Duration.ofSeconds(1),
+                java.time.Clock.systemUTC()).facilitator();
+
+        assertThat(cutOff.verify(payment, offer(devnet, payTo))).isInstanceOfSatisfying(Verification.Invalid.class,
+                invalid -> assertThat(invalid.reason()).isEqualTo(X402Reason.UNEXPECTED_VERIFY_ERROR));
+        Reservation reserved = cutOff.reserve(new Verification.Valid(payment, offer(devnet, payTo), payment.payer()));
+        assertThat(cutOff.settle((Reservation.Reserved) reserved, "echo-flat")).isInstanceOfSatisfying(
+                Settlement.Failed.class, failed -> assertThat(failed.reason()).isEqualTo(X402Reason.UNEXPECTED_SETTLE_ERROR));
+
+        assertThat(facilitator.lookup(payment.key())).hasValueSatisfying(
+                r -> assertThat(r.status()).as("nothing was sent: the authorization may come again")
+                        .isEqualTo(PaymentStatus.RELEASED));
+        assertThat(nonceOf(devnet, payTo)).isZero();
+        assertThat(settle(facilitator, payment)).isInstanceOf(Settlement.Settled.class);
+    }
+
+    @Test
     void aContractWalletPaysWithItsOwnersSignatureThroughErc1271() {
         Credentials owner = payer(devnet, BigInteger.ZERO);
         Credentials deployer = providerWallet(devnet);

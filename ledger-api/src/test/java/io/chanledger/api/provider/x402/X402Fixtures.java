@@ -53,7 +53,14 @@ final class X402Fixtures {
 
     static Instance instance(Devnet devnet, Credentials provider, DataSource dataSource, Duration receiptTimeout,
                              Clock clock) {
-        EthApi eth = new EthApi(new JsonRpcClient(devnet.rpcUrl(), Duration.ofSeconds(10), RetryPolicy.defaults()));
+        return instance(devnet, devnet.rpcUrl(), provider, dataSource, receiptTimeout, clock);
+    }
+
+    /** An instance that asks the node at {@code rpcUrl} (a dead one, say) rather than the devnet's. */
+    static Instance instance(Devnet devnet, String rpcUrl, Credentials provider, DataSource dataSource,
+                             Duration receiptTimeout, Clock clock) {
+        EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(2),
+                new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), 1.0, 0.0)));
         TransactionSender sender = new TransactionSender(eth, provider, devnet.chainId(),
                 new SenderSettings(receiptTimeout, Duration.ofMillis(50), BigInteger.ZERO, null, 20),
                 new RevertReasons(Map.of()));
