@@ -257,6 +257,11 @@ public final class ProviderFacilitator implements X402Settlement {
     }
 
     @Override
+    public java.util.List<ModelRevenue> revenueByModel() {
+        return payments.revenueByModel(payTo);
+    }
+
+    @Override
     public Settlement settle(Reservation.Reserved reservation, String model) {
         PaymentKey key = reservation.key();
         ExactAuthorization a = reservation.payment().payload().authorization();

@@ -87,6 +87,14 @@ final class X402Payments {
                 Timestamp.from(now), key.payer(), key.nonce(), reservationId) == 1;
     }
 
+    /** Settled payments to {@code payTo} per model: count and sum. */
+    List<X402Settlement.ModelRevenue> revenueByModel(String payTo) {
+        return jdbc.query("SELECT COALESCE(model, '') AS model, COUNT(*) AS payments, SUM(amount) AS amount"
+                        + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED' GROUP BY COALESCE(model, '')"
+                        + " ORDER BY 1", (rs, i) -> new X402Settlement.ModelRevenue(rs.getString("model"),
+                        rs.getLong("payments"), rs.getBigDecimal("amount").toBigIntegerExact()), payTo);
+    }
+
     Optional<Row> find(PaymentKey key) {
         return jdbc.query("SELECT " + COLUMNS + " FROM x402_payment WHERE payer = ? AND nonce = ?", X402Payments::row,
                 key.payer(), key.nonce()).stream().findFirst();

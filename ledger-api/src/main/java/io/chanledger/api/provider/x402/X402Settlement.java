@@ -2,6 +2,7 @@ package io.chanledger.api.provider.x402;
 
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -64,6 +65,16 @@ public interface X402Settlement {
 
     /** What became of the payment with {@code key}, if this provider ever reserved it. */
     Optional<PaymentRecord> lookup(PaymentKey key);
+
+    /**
+     * The x402 revenue per model (the name given to {@link #settle}): settled payments and their sum
+     * in base units, in model order. For the provider's dashboard, beside channel revenue.
+     */
+    List<ModelRevenue> revenueByModel();
+
+    /** One model's settled x402 payments: how many, and their sum in base units. */
+    record ModelRevenue(String model, long payments, BigInteger amount) {
+    }
 
     /** The outcome of {@link #verify}. */
     sealed interface Verification {

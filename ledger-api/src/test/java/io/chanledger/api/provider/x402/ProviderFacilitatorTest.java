@@ -242,6 +242,22 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void revenuePerModelCountsSettledPaymentsOnly() {
+        settle(facilitator, aPayment());
+        settle(facilitator, aPayment());
+        Object other = attempt(facilitator, aPayment(), "word-count");
+        assertThat(other).isInstanceOf(Settlement.Settled.class);
+        PaymentPayload released = aPayment();
+        facilitator.release((Reservation.Reserved) facilitator.reserve(
+                (Verification.Valid) facilitator.verify(released, offer(devnet, payTo))));
+
+        assertThat(facilitator.revenueByModel()).containsExactly(
+                new X402Settlement.ModelRevenue("echo-flat", 2, PRICE.multiply(BigInteger.TWO)),
+                new X402Settlement.ModelRevenue("word-count", 1, PRICE));
+        assertThat(devnet.balanceOf(payTo)).isEqualTo(PRICE.multiply(BigInteger.valueOf(3)));
+    }
+
+    @Test
     void aReleasedPaymentStaysUnusedAndMayBeSoldAgain() {
         PaymentPayload payment = aPayment();
         Reservation.Reserved first = (Reservation.Reserved) facilitator.reserve(
@@ -317,6 +333,10 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
 
     /** What a request would do: verify, reserve, settle; the first thing that is not a go-ahead. */
     private Object attempt(ProviderFacilitator on, PaymentPayload payment) {
+        return attempt(on, payment, "echo-flat");
+    }
+
+    private Object attempt(ProviderFacilitator on, PaymentPayload payment, String model) {
         PaymentRequirements offer = offer(devnet, payTo);
         Verification verification = on.verify(payment, offer);
         if (!(verification instanceof Verification.Valid valid)) {
@@ -326,7 +346,7 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
         if (!(reservation instanceof Reservation.Reserved reserved)) {
             return reservation;
         }
-        return on.settle(reserved, "echo-flat");
+        return on.settle(reserved, model);
     }
 
     interface Attempt {
