@@ -268,13 +268,18 @@ public final class ProviderFacilitator implements X402Settlement {
         TransactionRequest request = TransactionRequest.call(token, Eip3009Token.transferWithAuthorization(a.from(),
                 a.to(), a.value(), a.validAfter(), a.validBefore(), a.nonce(),
                 Hex.decode(reservation.payment().payload().signature())));
+        Optional<Row> held = payments.find(key);
+        if (held.isEmpty() || held.get().status() != PaymentStatus.RESERVED
+                || !held.get().reservationId().equals(reservation.reservationId())) {
+            return outcomeOf(key); // settled (or being settled) by an earlier call, or given up: never a second transaction
+        }
         settling.add(key);
         try {
             TransactionSender.Signed sent;
             try {
                 sent = signAndSend(reservation, model, request);
             } catch (NotSent notSent) {
-                return notSent.failure;
+                return notSent.failure != null ? notSent.failure : outcomeOf(key);
             }
             return conclude(key, a, sender.awaitReceipt(request, sent), sent.txHash());
         } catch (RpcException | DataAccessException e) {
@@ -294,8 +299,9 @@ public final class ProviderFacilitator implements X402Settlement {
     private static final class NotSent extends Exception {
         private final Settlement.Failed failure;
 
+        /** {@code failure} null: the reservation was no longer held; the row tells what became of the payment. */
         NotSent(Settlement.Failed failure) {
-            super(failure.detail(), null, false, false);
+            super(failure == null ? "not held" : failure.detail(), null, false, false);
             this.failure = failure;
         }
     }
@@ -332,20 +338,19 @@ public final class ProviderFacilitator implements X402Settlement {
                                 "the chain could not be reached; nothing was sent"));
                     }
                     X402Reason reason = diagnose(a, null);
-                    payments.markFailed(key, reservation.reservationId(), reason, model, clock.instant());
+                    payments.failReserved(key, reservation.reservationId(), reason, model, clock.instant());
                     throw new NotSent(new Settlement.Failed(reason, null, "the transfer would revert"));
                 }
                 if (!payments.markSending(key, reservation.reservationId(), model, signed.txHash(),
                         nonce.longValueExact(), signed.rawTransaction(), clock.instant())) {
                     connection.rollback();
-                    throw new NotSent(new Settlement.Failed(X402Reason.INVALID_TRANSACTION_STATE, null,
-                            "the reservation is no longer held"));
+                    throw new NotSent(null);
                 }
                 TransactionSender.Submission submission = sender.submit(signed);
                 if (submission == TransactionSender.Submission.REFUSED) {
                     connection.rollback(); // the nonce stays unused: the next settlement takes it
                     X402Reason reason = diagnose(a, null);
-                    payments.markFailed(key, reservation.reservationId(), reason, model, clock.instant());
+                    payments.failSent(key, signed.txHash(), reason, clock.instant());
                     throw new NotSent(new Settlement.Failed(reason, null, "the node refused the transfer"));
                 }
                 try (PreparedStatement advance = connection.prepareStatement(
@@ -367,13 +372,31 @@ public final class ProviderFacilitator implements X402Settlement {
         }
     }
 
+    /** What the payment's row says became of it, as a settlement outcome. */
+    private Settlement outcomeOf(PaymentKey key) {
+        Optional<Row> row = payments.find(key);
+        if (row.isEmpty()) {
+            return new Settlement.Failed(X402Reason.INVALID_TRANSACTION_STATE, null, "the payment is not reserved");
+        }
+        PaymentRecord record = row.get().record();
+        return switch (record.status()) {
+            case SETTLED -> new Settlement.Settled(record.transaction(), record.key().payer(), record.amount(),
+                    row.get().blockNumber() == null ? 0 : row.get().blockNumber());
+            case SENDING -> new Settlement.Pending(record.transaction());
+            case FAILED -> new Settlement.Failed(record.failure() == null ? X402Reason.UNEXPECTED_SETTLE_ERROR
+                    : record.failure(), record.transaction(), "this payment's settlement failed");
+            case RESERVED, RELEASED -> new Settlement.Failed(X402Reason.INVALID_TRANSACTION_STATE, null,
+                    "the reservation is no longer held");
+        };
+    }
+
     /** The end of a sent settlement, from its receipt; {@code Pending} while there is none. */
     private Settlement conclude(PaymentKey key, ExactAuthorization a, SendResult result, String txHash) {
         return switch (result) {
             case SendResult.Mined mined -> concludeMined(key, a, txHash);
             case SendResult.Reverted reverted -> {
                 X402Reason reason = diagnose(a, reverted.revertReason());
-                payments.markFailed(key, null, reason, null, clock.instant());
+                payments.failSent(key, txHash, reason, clock.instant());
                 yield new Settlement.Failed(reason, txHash, "the transfer reverted: " + reverted.revertReason());
             }
             default -> new Settlement.Pending(txHash);
@@ -391,17 +414,17 @@ public final class ProviderFacilitator implements X402Settlement {
         long block = receipt.getBlockNumber().longValueExact();
         if (!receipt.isStatusOK()) {
             X402Reason reason = diagnose(a, null);
-            payments.markFailed(key, null, reason, null, clock.instant());
+            payments.failSent(key, txHash, reason, clock.instant());
             return new Settlement.Failed(reason, txHash, "the transfer reverted");
         }
         boolean transferred = Eip3009Token.transfers(receipt, token).stream().anyMatch(t -> t.from().equals(a.from())
                 && t.to().equals(payTo) && t.value().equals(a.value()));
         if (!transferred) {
             log.error("x402: transaction {} of payment {} was mined without the transfer authorized", txHash, key);
-            payments.markFailed(key, null, X402Reason.UNEXPECTED_SETTLE_ERROR, null, clock.instant());
+            payments.failSent(key, txHash, X402Reason.UNEXPECTED_SETTLE_ERROR, clock.instant());
             return new Settlement.Failed(X402Reason.UNEXPECTED_SETTLE_ERROR, txHash, "the receipt shows no such transfer");
         }
-        if (payments.markSettled(key, block, clock.instant())) {
+        if (payments.markSettled(key, txHash, block, clock.instant())) {
             payments.find(key).ifPresent(row -> settled.settled(row.record(), block));
         }
         return new Settlement.Settled(txHash, a.from(), a.value(), block);
@@ -481,7 +504,7 @@ public final class ProviderFacilitator implements X402Settlement {
             return false; // the node refuses it for a reason that may pass; try again later
         }
         log.warn("x402: transaction {} of payment {} cannot be sent again ({}); the payment failed", txHash, key, reason);
-        return payments.markFailed(key, null, reason, null, clock.instant());
+        return payments.failSent(key, txHash, reason, clock.instant());
     }
 
     private boolean authorizationUsed(String authorizer, String nonce) {

@@ -21,7 +21,7 @@ final class X402Payments {
 
     /** A row with what settling and recovering it needs beyond {@link PaymentRecord}. */
     record Row(PaymentRecord record, String signature, BigInteger validAfter, BigInteger validBefore,
-               String reservationId, Long txNonce, String rawTransaction, Instant sentAt) {
+               String reservationId, Long txNonce, String rawTransaction, Instant sentAt, Long blockNumber) {
 
         PaymentKey key() {
             return record.key();
@@ -72,19 +72,25 @@ final class X402Payments {
                 key.payer(), key.nonce(), reservationId) == 1;
     }
 
-    /** SENDING → SETTLED; false when someone else concluded it first. */
-    boolean markSettled(PaymentKey key, long blockNumber, Instant now) {
+    /** SENDING with transaction {@code txHash} → SETTLED; false when someone else concluded it first. */
+    boolean markSettled(PaymentKey key, String txHash, long blockNumber, Instant now) {
         return jdbc.update("UPDATE x402_payment SET status = 'SETTLED', block_number = ?, settled_at = ?"
-                + " WHERE payer = ? AND nonce = ? AND status = 'SENDING'", blockNumber, Timestamp.from(now),
-                key.payer(), key.nonce()) == 1;
+                + " WHERE payer = ? AND nonce = ? AND status = 'SENDING' AND tx_hash = ?", blockNumber,
+                Timestamp.from(now), key.payer(), key.nonce(), txHash) == 1;
     }
 
-    /** SENDING (or, with nothing sent, the holder's RESERVED) → FAILED. */
-    boolean markFailed(PaymentKey key, String reservationId, X402Reason reason, String model, Instant now) {
-        return jdbc.update("UPDATE x402_payment SET status = 'FAILED', failure = ?, model = COALESCE(model, ?),"
-                        + " settled_at = ? WHERE payer = ? AND nonce = ? AND (status = 'SENDING'"
-                        + " OR (status = 'RESERVED' AND reservation_id = ?))", reason.code(), model,
-                Timestamp.from(now), key.payer(), key.nonce(), reservationId) == 1;
+    /** The holder's RESERVED (nothing sent) → FAILED. */
+    boolean failReserved(PaymentKey key, String reservationId, X402Reason reason, String model, Instant now) {
+        return jdbc.update("UPDATE x402_payment SET status = 'FAILED', failure = ?, model = ?, settled_at = ?"
+                        + " WHERE payer = ? AND nonce = ? AND status = 'RESERVED' AND reservation_id = ?",
+                reason.code(), model, Timestamp.from(now), key.payer(), key.nonce(), reservationId) == 1;
+    }
+
+    /** SENDING with transaction {@code txHash} → FAILED. */
+    boolean failSent(PaymentKey key, String txHash, X402Reason reason, Instant now) {
+        return jdbc.update("UPDATE x402_payment SET status = 'FAILED', failure = ?, settled_at = ?"
+                        + " WHERE payer = ? AND nonce = ? AND status = 'SENDING' AND tx_hash = ?",
+                reason.code(), Timestamp.from(now), key.payer(), key.nonce(), txHash) == 1;
     }
 
     /** Settled payments to {@code payTo} per model: count and sum. */
@@ -123,9 +129,12 @@ final class X402Payments {
                 rs.getBigDecimal("amount").toBigIntegerExact(), rs.getString("model"), rs.getString("tx_hash"), reason,
                 instant(rs, "reserved_at"), instant(rs, "settled_at"));
         long txNonce = rs.getLong("tx_nonce");
+        Long nonce = rs.wasNull() ? null : txNonce;
+        long block = rs.getLong("block_number");
+        Long blockNumber = rs.wasNull() ? null : block;
         return new Row(record, rs.getString("signature"), rs.getBigDecimal("valid_after").toBigIntegerExact(),
-                rs.getBigDecimal("valid_before").toBigIntegerExact(), rs.getString("reservation_id"),
-                rs.wasNull() ? null : txNonce, rs.getString("raw_tx"), instant(rs, "sent_at"));
+                rs.getBigDecimal("valid_before").toBigIntegerExact(), rs.getString("reservation_id"), nonce,
+                rs.getString("raw_tx"), instant(rs, "sent_at"), blockNumber);
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

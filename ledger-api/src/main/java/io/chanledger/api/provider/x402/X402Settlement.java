@@ -42,7 +42,11 @@ public interface X402Settlement {
      * authorization's value exactly the amount; the EIP-712 signature recovers to {@code from} (or,
      * for a contract wallet, its ERC-1271 {@code isValidSignature} approves); {@code validAfter <=
      * now} and {@code now + margin < validBefore}; the nonce is unused on chain and not settled
-     * here; the payer's balance covers the value.
+     * here; the payer's balance covers the value. A payment this provider holds already (reserved,
+     * being sent, settled or failed) with the very same signature is {@link Verification.Valid}
+     * whatever its time window or nonce state now, so that {@link #reserve} tells what became of it
+     * (the kept answer of a settled one); with another signature it is
+     * {@code invalid_transaction_state}, so nobody but the payer can fetch its answer.
      */
     Verification verify(PaymentPayload payload, PaymentRequirements requirements);
 
@@ -59,7 +63,8 @@ public interface X402Settlement {
      * Settles a reservation with the provider's wallet: {@code transferWithAuthorization}, its
      * signed transaction written down before it is sent, the receipt's {@code Transfer(from, payTo,
      * value)} checked, and the payment recorded as sold for {@code model} (the model or service
-     * name). Never sends a second transaction for one authorization, whatever is called again.
+     * name). Never sends a second transaction for one authorization, whatever is called again: a
+     * reservation settled (or being settled, or failed) before answers that outcome again.
      */
     Settlement settle(Reservation.Reserved reservation, String model);
 

@@ -111,6 +111,24 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void settlingOneReservationTwiceAnswersTheFirstSettlementAndSendsNothingMore() {
+        PaymentPayload payment = aPayment();
+        Reservation.Reserved reserved = (Reservation.Reserved) facilitator.reserve(
+                (Verification.Valid) facilitator.verify(payment, offer(devnet, payTo)));
+        Settlement first = facilitator.settle(reserved, "echo-flat");
+
+        Settlement second = facilitator.settle(reserved, "echo-flat");
+
+        assertThat(first).isInstanceOf(Settlement.Settled.class);
+        assertThat(second).isInstanceOfSatisfying(Settlement.Settled.class, settled -> assertThat(settled.transaction())
+                .isEqualTo(((Settlement.Settled) first).transaction()));
+        assertThat(nonceOf(devnet, payTo)).isEqualTo(1);
+        assertThat(facilitator.lookup(payment.key())).hasValueSatisfying(
+                r -> assertThat(r.status()).isEqualTo(PaymentStatus.SETTLED));
+        assertThat(instance.settled()).hasSize(1);
+    }
+
+    @Test
     void aStrangerCannotClaimAnotherPayersSettledPaymentWithAnotherSignature() {
         PaymentPayload payment = aPayment();
         settle(facilitator, payment);
