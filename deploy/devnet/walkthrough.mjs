@@ -255,9 +255,9 @@ async function walkProvider(provider, { agent, domain, channelAddress, usdcAddre
     expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
     charged = total;
     const priced = terms[request.model];
-    if (priced?.pricing === 'per-unit') {
-      const units = BigInt(JSON.parse(request.messages.at(-1).content)[priced.unitParameter]);
-      expect(cost === units * toBaseUnits(priced.pricePerUnit), `the per-unit request cost ${cost}, not ${units} units`);
+    if (priced?.price?.kind === 'per-unit') {
+      const units = BigInt(JSON.parse(request.messages.at(-1).content)[priced.price.unit]);
+      expect(cost === units * BigInt(priced.price.perUnit), `the per-unit request cost ${cost}, not ${units} units`);
     } else if (outputPer1k === 0n) {
       expect(cost === inputPer1k, `the flat-priced request cost ${cost}, not its price ${inputPer1k}`);
     }
@@ -348,7 +348,7 @@ function requestsFor(provider, terms) {
   };
   const requests = [];
   for (const model of provider.models) {
-    const kind = terms[model.id]?.pricing ?? 'tokens';
+    const kind = terms[model.id]?.price?.kind ?? 'tokens';
     if (serviceParameters[model.id]) {
       requests.push({ model: model.id, messages: [{ role: 'user', content: JSON.stringify(serviceParameters[model.id]) }] });
     } else if (kind === 'tokens' && model.pricing.outputPer1kTokens !== '0') {
