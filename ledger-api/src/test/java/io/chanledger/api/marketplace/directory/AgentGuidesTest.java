@@ -137,10 +137,11 @@ class AgentGuidesTest {
             assertThat(entry.path("protocol").asText()).isEqualTo("chan");
             assertThat(entry.path("status").toString()).isEqualTo("{\"online\":true,\"latencyMs\":42}");
             assertThat(entry.path("models").toString()).isEqualTo(
-                    "[{\"id\":\"chat-1\",\"pricing\":{\"inputPer1kTokens\":\"0.00375\",\"outputPer1kTokens\":\"0.015\"}}]");
+                    "[{\"id\":\"chat-1\",\"pricing\":{\"inputPer1kTokens\":\"0.00375\",\"outputPer1kTokens\":\"0.015\"},"
+                            + "\"price\":{\"kind\":\"tokens\",\"inputPer1kTokens\":\"3750\",\"outputPer1kTokens\":\"15000\"}}]");
             JsonNode fullEntry = full.path("providers").get(0);
             for (String path : List.of("/id", "/name", "/category", "/apiUrl", "/providerAddress", "/protocol",
-                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens",
+                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens", "/models/0/price",
                     "/qualityScore")) {
                 assertThat(entry.at(path)).as(path).isEqualTo(fullEntry.at(path));
             }
