@@ -99,7 +99,8 @@ class MarketDirectoryController {
     @GetMapping(path = "/api/directory/models", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Every model sold, with the providers that sell it, cheapest first",
             description = "Approved providers; online ones unless online=false. Sellers are ordered by input plus "
-                    + "output price per 1,000 tokens (a flat-priced service: its price per request), then by name.")
+                    + "output price per 1,000 tokens (a flat-priced service: its price per request; a per-unit one: "
+                    + "its highest), then by name.")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = Models.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
     @ApiResponse(responseCode = "400", description = "invalid_parameter",

@@ -108,7 +108,8 @@ class ProviderDocs {
                     /v1/pricing publishes a service's price per request as
                     inputPer1kTokens with outputPer1kTokens "0", so budget each voucher as your previous amount
                     plus inputPer1kTokens x 1.2; for a service priced per unit that is its highest price, and
-                    its actual price (units x price per unit) is what it holds and charges.
+                    its actual price (units x price per unit) is what it holds and charges. Each model's
+                    "price" there says how it is priced, in base units (kind tokens, flat or per-unit).
                     """);
             for (PriceList.ModelRate model : services) {
                 service(text, model);
