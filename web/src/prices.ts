@@ -1,7 +1,7 @@
 // A model's price as the pages show it, from the whole price the API lists (`price`: its kind and
 // its amounts in integer base units), never from the two numbers kept for older agent clients:
 // those make a per-unit service look like one price per request (its highest).
-import type { Price } from './types';
+import type { Model, Price, PublishedPrices } from './types';
 import { baseUnits, formatUsdc } from './money';
 
 /**
@@ -21,4 +21,34 @@ export function priceText(price: Price): string {
 
 function usdc(units: string | undefined): string {
   return formatUsdc(baseUnits(units));
+}
+
+/** Each model's example request body (JSON text), as its provider publishes it: one its gateway accepts. */
+export type Examples = Record<string, string>;
+
+/**
+ * The example request bodies of a provider's /v1/pricing, read defensively (a provider elsewhere
+ * may publish none, or something else): only an object naming its own model is taken.
+ */
+export function examplesOf(prices: Partial<PublishedPrices> | null | undefined): Examples {
+  const examples: Examples = {};
+  for (const [id, model] of Object.entries(prices?.models ?? {})) {
+    const example: unknown = model?.example;
+    if (example && typeof example === 'object' && (example as { model?: unknown }).model === id) {
+      examples[id] = JSON.stringify(example);
+    }
+  }
+  return examples;
+}
+
+/**
+ * The request body of a model's payment example: its own example from the provider's
+ * /v1/pricing; without one, a chat greeting for a model priced per token, else a pointer to the
+ * provider's docs, since a service refuses a greeting.
+ */
+export function exampleBody(model: Model | undefined, examples: Examples): string {
+  if (!model) return '{"model":"MODEL","messages":[{"role":"user","content":"hello"}]}';
+  return examples[model.id]
+    ?? (model.price.kind === 'tokens' ? JSON.stringify({ model: model.id, messages: [{ role: 'user', content: 'hello' }] })
+      : `(the request body of ${model.id}: see its example in /v1/docs)`);
 }

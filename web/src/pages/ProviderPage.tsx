@@ -2,8 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
 import type {
-  DirectoryProvider, FeedbackCounts, LatencyHistory, Model, ProviderFeedback, ProviderTelemetry, Signing, TelemetryCounts,
+  DirectoryProvider, FeedbackCounts, LatencyHistory, ProviderFeedback, ProviderTelemetry, PublishedPrices, Signing,
+  TelemetryCounts,
 } from '../types';
+import { exampleBody, examplesOf, type Examples } from '../prices';
 import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
 import { ModelId } from '../components/ModelId';
@@ -85,38 +87,6 @@ export function ProviderPage({ id }: { id: string }) {
       {docs ? <pre data-testid="provider-docs">{docs}</pre> : <p><a href={docsUrl} target="_blank" rel="noreferrer">{docsUrl}</a></p>}
     </section>
   );
-}
-
-/** A provider's /v1/pricing, as far as this page reads it: each model's example request body. */
-interface PublishedPrices {
-  models?: Record<string, { example?: unknown }>;
-}
-
-/** Each model's example request body, as the provider publishes it (what its gateway accepts for that model). */
-type Examples = Record<string, string>;
-
-export function examplesOf(prices: PublishedPrices): Examples {
-  const examples: Examples = {};
-  for (const [id, model] of Object.entries(prices.models ?? {})) {
-    const example = model?.example;
-    if (example && typeof example === 'object' && (example as { model?: unknown }).model === id) {
-      examples[id] = JSON.stringify(example);
-    }
-  }
-  return examples;
-}
-
-/**
- * The request body of the payment example: the model's own example from the provider's
- * /v1/pricing; without one (a provider that publishes none, or whose pricing this page may not
- * read), a chat greeting for a model priced per token, else a pointer to the provider's docs,
- * since a service refuses a greeting.
- */
-export function exampleBody(model: Model | undefined, examples: Examples): string {
-  if (!model) return '{"model":"MODEL","messages":[{"role":"user","content":"hello"}]}';
-  return examples[model.id]
-    ?? (model.price.kind === 'tokens' ? JSON.stringify({ model: model.id, messages: [{ role: 'user', content: 'hello' }] })
-      : `(the request body of ${model.id}: see its example in /v1/docs)`);
 }
 
 function paySnippet(p: DirectoryProvider, signing: Signing | null, payModel: string | null, examples: Examples): string {
