@@ -117,7 +117,13 @@ async function main() {
   expect(providers.length >= expected, `${providers.length} online providers with models, expected ${expected}`);
   for (const provider of providers) {
     console.log(`provider ${provider.name} (${provider.id}) at ${provider.apiUrl}: models`,
-      provider.models.map((m) => `${m.id} ${m.pricing.inputPer1kTokens}/${m.pricing.outputPer1kTokens}`).join(', '));
+      provider.models.map((m) => `${m.id} ${m.pricing.inputPer1kTokens}/${m.pricing.outputPer1kTokens} (${m.price.kind})`).join(', '));
+    const lease = provider.models.find((m) => m.id === 'relay-lease');
+    if (lease) {
+      // listed per minute, as its provider prices it, not as one price per request (its highest)
+      expect(lease.price.kind === 'per-unit' && lease.price.perUnit === '100' && lease.price.unit === 'minutes'
+        && lease.pricing.perRequest === undefined, `the relay lease is listed as ${JSON.stringify(lease)}`);
+    }
   }
 
   step('2. read the signing information (GET /api/chan/signing)');
@@ -255,9 +261,9 @@ async function walkProvider(provider, { agent, domain, channelAddress, usdcAddre
     expect(remaining === deposit - total, `X-CHAN-Remaining ${remaining} is not deposit minus total`);
     charged = total;
     const priced = terms[request.model];
-    if (priced?.pricing === 'per-unit') {
-      const units = BigInt(JSON.parse(request.messages.at(-1).content)[priced.unitParameter]);
-      expect(cost === units * toBaseUnits(priced.pricePerUnit), `the per-unit request cost ${cost}, not ${units} units`);
+    if (priced?.price?.kind === 'per-unit') {
+      const units = BigInt(JSON.parse(request.messages.at(-1).content)[priced.price.unit]);
+      expect(cost === units * BigInt(priced.price.perUnit), `the per-unit request cost ${cost}, not ${units} units`);
     } else if (outputPer1k === 0n) {
       expect(cost === inputPer1k, `the flat-priced request cost ${cost}, not its price ${inputPer1k}`);
     }
@@ -338,28 +344,25 @@ async function walkProvider(provider, { agent, domain, channelAddress, usdcAddre
 
 
 // What the agent asks a provider, as a real agent client sends it, from what it sells: its chat
-// models three questions (max_tokens only where the agent set one; one streamed), a flat-priced
-// chat model one, and each service of the local network its parameters as a JSON object in the
-// last user message (a service's parameters are in the provider's /v1/docs).
+// models priced per token three questions (max_tokens only where the agent set one; one
+// streamed), and every other model the example request its provider publishes for it in
+// /v1/pricing (a flat-priced chat model a greeting, a service its example parameters as a JSON
+// object in the last user message).
 function requestsFor(provider, terms) {
-  const serviceParameters = {
-    'word-count': { text: 'Payment channels settle many small payments in two on-chain transactions.' },
-    'relay-lease': { minutes: 30, region: 'eu' },
-  };
   const requests = [];
   for (const model of provider.models) {
-    const kind = terms[model.id]?.pricing ?? 'tokens';
-    if (serviceParameters[model.id]) {
-      requests.push({ model: model.id, messages: [{ role: 'user', content: JSON.stringify(serviceParameters[model.id]) }] });
-    } else if (kind === 'tokens' && model.pricing.outputPer1kTokens !== '0') {
+    const kind = terms[model.id]?.price?.kind ?? 'tokens';
+    if (kind === 'tokens') {
       requests.push(
         { model: model.id, messages: [{ role: 'user', content: 'Name three uses of payment channels for machine-to-machine commerce.' }] },
         { model: model.id, stream: true, messages: [
           { role: 'system', content: 'Answer in one short paragraph.' },
           { role: 'user', content: 'Why does every voucher of a payment channel carry a nonce and a running total?' }] },
         { model: model.id, max_tokens: 64, messages: [{ role: 'user', content: 'Thanks. Summarise that in one line.' }] });
-    } else if (kind !== 'per-unit') {
-      requests.push({ model: model.id, messages: [{ role: 'user', content: 'One flat-priced request, please.' }] });
+    } else {
+      const example = terms[model.id]?.example;
+      expect(example?.model === model.id, `${provider.name} publishes no example request for ${model.id}`);
+      requests.push(example);
     }
   }
   return requests;

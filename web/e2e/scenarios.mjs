@@ -9,6 +9,13 @@ import { narrowScreen } from './narrow.mjs';
 import { notFoundPages, providerDocumentsAcrossOrigins } from './origins.mjs';
 import { startStubProvider } from './stub-provider.mjs';
 
+/** The local network's relay lease: 0.0001 USDC per minute, 5 to 240 minutes. */
+const relayLeasePrice = { kind: 'per-unit', perUnit: '100', unit: 'minutes', minUnits: 5, maxUnits: 240 };
+export const RELAY_LEASE_TEXT = '0.0001 per unit of minutes (5–240 minutes)';
+function relayLeaseExample(model) {
+  return { model, messages: [{ role: 'user', content: JSON.stringify({ minutes: 30, region: 'eu' }) }] };
+}
+
 const registerAndApprove = {
   name: 'become a provider: register through the form, approve in the console',
   async run(context, env) {
@@ -21,6 +28,9 @@ const registerAndApprove = {
       { id: `${token}-fetch`, name: 'E2E Fetch', input: '0.002', output: '0' },
       // a long id, as real ones are, which a narrow screen must wrap at its separators only
       { id: `${token}-meta-llama/Llama-3.1-70B-Instruct-Turbo`, name: 'E2E Llama', input: '0.00088', output: '0.00088' },
+      // priced per minute, 5 to 240: its two numbers for older clients are its highest price (240 minutes) and 0
+      { id: `${token}-relay-lease`, name: 'E2E Relay lease', input: '0.024', output: '0', price: relayLeasePrice,
+        example: relayLeaseExample(`${token}-relay-lease`) },
     ]);
     state.stub = stub;
     state.modelToken = token;
@@ -70,6 +80,8 @@ const registerAndApprove = {
     const sells = await row.locator('[data-testid=provider-models]').textContent();
     expect(sells.includes(`${token}-chat`) && sells.includes('0.00015 in / 0.0006 out per 1k tokens')
       && sells.includes(`${token}-fetch`) && sells.includes('0.002 per request'), `the pending row sells: ${sells}`);
+    expect(sells.includes(RELAY_LEASE_TEXT) && !sells.includes('0.024 per request'),
+      `the per-unit lease is not sold per unit: ${sells}`);
     await shot(operator, env, 'operator-console');
     await row.locator('button[name=approve]').click();
     await operator.locator('[data-testid=provider-action]', { hasText: 'approved' }).waitFor();
@@ -144,6 +156,8 @@ const browseAndFilter = {
       const listed = await rows.first().textContent();
       expect(listed.includes('0.00015 in / 0.0006 out per 1k tokens'), 'the token price is not shown');
       expect(listed.includes('0.002 per request'), 'the flat model is not shown at its price per request');
+      expect(listed.includes(RELAY_LEASE_TEXT), `the per-unit lease is not shown per unit: ${listed}`);
+      expect(!listed.includes('0.024'), 'the per-unit lease is shown at its highest price');
       // the provider's logo, from its own server
       const logo = rows.first().locator('img.provider-logo');
       await logo.waitFor();
@@ -190,8 +204,10 @@ const twoHundredProviders = {
       tier: i % 5 ? 'community' : 'bittensor', chainId: 137, registeredAt: '2026-01-01T00:00:00Z',
       approval: { state: 'approved' }, score: (i % 10) / 10,
       status: { online: i % 7 !== 0, latencyMs: 40 + i, consecutiveFailures: 0 },
-      models: [{ id: `load-model-${i}`, name: `Load ${i}`, pricing: { inputPer1kTokens: '0.0001', outputPer1kTokens: '0.0004' } },
-        { id: `shared-model-${i % 3}`, name: 'Shared', pricing: { inputPer1kTokens: '0.001', outputPer1kTokens: '0.002' } }],
+      models: [{ id: `load-model-${i}`, name: `Load ${i}`, pricing: { inputPer1kTokens: '0.0001', outputPer1kTokens: '0.0004' },
+        price: { kind: 'tokens', inputPer1kTokens: '100', outputPer1kTokens: '400' } },
+      { id: `shared-model-${i % 3}`, name: 'Shared', pricing: { inputPer1kTokens: '0.001', outputPer1kTokens: '0.002' },
+        price: { kind: 'tokens', inputPer1kTokens: '1000', outputPer1kTokens: '2000' } }],
       history: [],
     }));
     await page.route('**/api/directory/providers', (route) => route.fulfill({
@@ -248,6 +264,15 @@ const providerPage = {
     expect(history.includes('registered') && history.includes('approved'), `history lacks registration or approval: ${history}`);
     const snippet = await page.textContent('[data-testid=pay-snippet]');
     expect(snippet.includes('X-CHAN-Voucher') && snippet.includes(state.stub.url), 'the payment snippet is incomplete');
+    const pricing = await page.textContent('[data-testid=pricing]');
+    expect(pricing.includes(RELAY_LEASE_TEXT) && !pricing.includes('0.024'), `the lease is not priced per unit: ${pricing}`);
+    // the payment example of the lease is its own example request, not a chat greeting it would refuse
+    const lease = `${state.modelToken}-relay-lease`;
+    await page.selectOption('select[name=payModel]', lease);
+    await page.locator('[data-testid=pay-snippet]', { hasText: lease }).waitFor();
+    const leaseSnippet = await page.textContent('[data-testid=pay-snippet]');
+    expect(leaseSnippet.includes(JSON.stringify(relayLeaseExample(lease))) && !leaseSnippet.includes('hello'),
+      `the lease's payment example is not its own request: ${leaseSnippet}`);
     await page.locator('[data-testid=provider-docs]').waitFor();
     // unsigned, as the deployed agent client sends them: shown apart as unverified, in no score
     const feedback = await page.textContent('[data-testid=feedback-unverified]');

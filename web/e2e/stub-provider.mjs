@@ -1,4 +1,5 @@
-// A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing and
+// A provider endpoint on loopback for the registration scenario: answers GET /v1/pricing (with a
+// model's whole price and example request where it has them, readable from any origin) and
 // /v1/models the way the service's connection test and health checks expect, GET /v1/docs
 // with at least the 100 characters the marketplace requires of a listed provider, and
 // POST /v1/chat/completions without a voucher with the 402 and payment terms the marketplace's
@@ -12,7 +13,10 @@ export async function startStubProvider(address, models) {
     if (path === '/v1/pricing') {
       body = {
         provider: address, providerName: 'e2e stub', chainId: 137, currency: 'USDC', decimals: 6,
-        models: Object.fromEntries(models.map((m) => [m.id, { name: m.name, inputPer1kTokens: m.input, outputPer1kTokens: m.output }])),
+        models: Object.fromEntries(models.map((m) => [m.id, {
+          name: m.name, inputPer1kTokens: m.input, outputPer1kTokens: m.output,
+          ...(m.price ? { price: m.price } : {}), ...(m.example ? { example: m.example } : {}),
+        }])),
       };
     } else if (path === '/v1/models') {
       body = { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: 1763700000, owned_by: 'e2e' })) };
@@ -40,7 +44,7 @@ export async function startStubProvider(address, models) {
       response.end('{"error":"not found"}');
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json' });
+    response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
     response.end(JSON.stringify(body));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

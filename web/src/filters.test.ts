@@ -15,12 +15,16 @@ function pricing(inputPer1kTokens: string, outputPer1kTokens: string) {
   return { inputPer1kTokens, outputPer1kTokens, currency: 'USDC', decimals: 6 };
 }
 
+function tokens(inputPer1kTokens: string, outputPer1kTokens: string) {
+  return { kind: 'tokens' as const, inputPer1kTokens, outputPer1kTokens };
+}
+
 function provider(id: string, change: Partial<DirectoryProvider> = {}): DirectoryProvider {
   return {
     id, name: id, description: '', apiUrl: 'http://x', providerAddress: '0x0', category: 'llm', additionalCategories: [],
     tier: 'community', hotkey: null, uid: null, contact: null, docsUrl: null, chainId: 137,
     registeredAt: '2026-01-01T00:00:00Z', approval: approval('approved'), score: 0.5, status: online,
-    models: [{ id: `${id}-model`, name: 'Model', pricing: pricing('0.1', '0.2') }], history: [],
+    models: [{ id: `${id}-model`, name: 'Model', pricing: pricing('0.1', '0.2'), price: tokens('100000', '200000') }], history: [],
     feedback: {
       window: 'PT168H', reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {}, wallets: 0,
       unverified: { reports: 0, successes: 0, failures: 0, successRate: null, failureReasons: {} },
@@ -55,7 +59,7 @@ describe('marketplace filters', () => {
 
   it('match a category as main or additional, a model by part of its id or name, any case', () => {
     const all = [provider('a', { category: 'search' }), provider('b', { additionalCategories: ['search'] }),
-      provider('c', { models: [{ id: 'x', name: 'GPT-4o Mini', pricing: pricing('1', '1') }] })];
+      provider('c', { models: [{ id: 'x', name: 'GPT-4o Mini', pricing: pricing('1', '1'), price: tokens('1000000', '1000000') }] })];
     expect(applyFilters(all, { ...NO_FILTERS, category: 'search' }).map((p) => p.id)).toEqual(['a', 'b']);
     expect(applyFilters(all, { ...NO_FILTERS, model: 'gpt-4O' }).map((p) => p.id)).toEqual(['c']);
     expect(applyFilters(all, { ...NO_FILTERS, model: 'B-MOD' }).map((p) => p.id)).toEqual(['b']);

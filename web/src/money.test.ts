@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import cases from '../../ledger-domain/src/test/resources/vectors/usdc-text.json';
-import { amountTicks, baseUnits, formatPol, formatPrice, formatUsdc, parseUsdc, permille } from './money';
+import { amountTicks, baseUnits, formatPol, formatUsdc, parseUsdc, permille } from './money';
 
 interface ParseCase { text: string; units?: string; error?: string }
 interface FormatCase { units: string; text?: string; error?: string }
@@ -40,14 +40,6 @@ describe('USDC amounts', () => {
     expect(baseUnits(null)).toBe(0n);
     expect(() => baseUnits(0.1)).toThrow();
     expect(() => baseUnits('1.5')).toThrow();
-  });
-
-  it('shows prices finer than a base unit as published, without trailing zeros', () => {
-    expect(formatPrice('0.00375')).toBe('0.00375');
-    expect(formatPrice('0.0000005')).toBe('0.0000005');
-    expect(formatPrice('0.00000050')).toBe('0.0000005');
-    expect(formatPrice('2')).toBe('2');
-    expect(formatPrice('2.000')).toBe('2');
   });
 
   it('computes bar shares with integers', () => {

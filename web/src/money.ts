@@ -86,17 +86,6 @@ export function parseUsdc(text: string): bigint {
   return units;
 }
 
-/**
- * A price as the providers publish it (decimal USDC per 1,000 tokens or per request, which may be
- * finer than a base unit): shown as published, without trailing zeros, like amounts.
- */
-export function formatPrice(decimal: string): string {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
-  if (!match) return decimal;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  return fraction === '' ? match[1] : `${match[1]}.${fraction}`;
-}
-
 /** The share of {@code part} in {@code whole} in tenths of a percent, for bar widths (integer math). */
 export function permille(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;

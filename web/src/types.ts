@@ -12,6 +12,10 @@ export type Directory = Schemas['Directory'];
 export type DirectoryProvider = Schemas['DirectoryProvider'];
 export type Model = Schemas['Model'];
 export type Pricing = Schemas['Pricing'];
+/** A model's whole price: its kind (tokens, flat, per-unit) and its amounts in base units. */
+export type Price = Schemas['Price'];
+/** A provider's GET /v1/pricing: each model's two numbers, whole price and example request body. */
+export type PublishedPrices = Schemas['PublishedPrices'];
 
 /** Agents' clients' reports of paid requests over the rolling window (POST /api/telemetry). */
 export type ProviderTelemetry = Schemas['DirectoryTelemetry'];

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorText, getJson } from '../api';
 import { applyFilters, filtersFromSearch, filtersToSearch, parseMinScore, type MarketFilters } from '../filters';
-import { formatPrice } from '../money';
+import { priceText } from '../prices';
 import { navigate } from '../router';
 import { categories } from '../shared';
 import type { Directory, DirectoryProvider, Model } from '../types';
@@ -124,13 +124,10 @@ export function qualityText(score: number | null | undefined): string {
 }
 
 export function ModelPrice({ model, showId = true }: { model: Model; showId?: boolean }) {
-  const price = model.pricing;
   return (
     <span>
       {showId && <><ModelId id={model.id} />{' '}</>}
-      {price.perRequest != null
-        ? <span class="price">{formatPrice(price.perRequest)} per request</span>
-        : <span class="price">{formatPrice(price.inputPer1kTokens)} in / {formatPrice(price.outputPer1kTokens)} out per 1k tokens</span>}
+      <span class="price">{priceText(model.price)}</span>
     </span>
   );
 }

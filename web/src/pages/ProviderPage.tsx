@@ -2,8 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorText, getJson, request } from '../api';
 import { formatTime, signingInfo } from '../shared';
 import type {
-  DirectoryProvider, FeedbackCounts, LatencyHistory, ProviderFeedback, ProviderTelemetry, Signing, TelemetryCounts,
+  DirectoryProvider, FeedbackCounts, LatencyHistory, ProviderFeedback, ProviderTelemetry, PublishedPrices, Signing,
+  TelemetryCounts,
 } from '../types';
+import { exampleBody, examplesOf, type Examples } from '../prices';
 import { baseUnits, formatUsdc } from '../money';
 import { LineChart } from '../components/LineChart';
 import { ModelId } from '../components/ModelId';
@@ -15,12 +17,16 @@ export function ProviderPage({ id }: { id: string }) {
   const [docs, setDocs] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [latency, setLatency] = useState<LatencyHistory | null>(null);
+  const [examples, setExamples] = useState<Examples>({});
+  const [payModel, setPayModel] = useState<string | null>(null);
   useEffect(() => {
     getJson<LatencyHistory>(`/api/directory/providers/${encodeURIComponent(id)}/latency`).then(setLatency).catch(() => setLatency(null));
     getJson<DirectoryProvider>(`/api/directory/providers/${encodeURIComponent(id)}`).then((p) => {
       setProvider(p);
       // a provider elsewhere may not allow this page's origin (CORS): the link below stays
       request<string>(`${p.apiUrl.replace(/\/$/, '')}/v1/docs`).then((text) => setDocs(String(text))).catch(() => setDocs(null));
+      getJson<PublishedPrices>(`${p.apiUrl.replace(/\/$/, '')}/v1/pricing`).then((prices) => setExamples(examplesOf(prices)))
+        .catch(() => setExamples({}));
     }).catch((e) => setError(errorText(e)));
     signingInfo().then(setSigning).catch(() => undefined);
   }, [id]);
@@ -68,22 +74,29 @@ export function ProviderPage({ id }: { id: string }) {
         <tbody>{p.models.map((m) => <tr><td><ModelId id={m.id} /></td><td>{m.name}</td><td><ModelPrice model={m} showId={false} /></td></tr>)}</tbody>
       </table>
       <h2>How to pay this provider</h2>
-      <pre data-testid="pay-snippet">{paySnippet(p, signing)}</pre>
-      <button class="secondary" onClick={() => navigator.clipboard?.writeText(paySnippet(p, signing))}>Copy</button>
+      {p.models.length > 1 && (
+        <label>Model{' '}
+          <select name="payModel" value={payModel ?? p.models[0].id} onChange={(e) => setPayModel((e.target as HTMLSelectElement).value)}>
+            {p.models.map((m) => <option value={m.id}>{m.id}</option>)}
+          </select>
+        </label>
+      )}
+      <pre data-testid="pay-snippet">{paySnippet(p, signing, payModel, examples)}</pre>
+      <button class="secondary" onClick={() => navigator.clipboard?.writeText(paySnippet(p, signing, payModel, examples))}>Copy</button>
       <h2>Documentation</h2>
       {docs ? <pre data-testid="provider-docs">{docs}</pre> : <p><a href={docsUrl} target="_blank" rel="noreferrer">{docsUrl}</a></p>}
     </section>
   );
 }
 
-function paySnippet(p: DirectoryProvider, signing: Signing | null): string {
+function paySnippet(p: DirectoryProvider, signing: Signing | null, payModel: string | null, examples: Examples): string {
   const contract = signing?.contracts.channel ?? '(GET /api/chan/signing)';
   const usdc = signing?.contracts.usdc ?? '(GET /api/chan/signing)';
   const chainId = signing?.eip712Domain.chainId ?? p.chainId;
-  const model = p.models[0]?.id ?? 'MODEL';
+  const body = exampleBody(p.models.find((m) => m.id === payModel) ?? p.models[0], examples).replaceAll("'", "'\\''");
   return `# 1. Ask without paying: the 402 answer names the terms (X-Payment-Provider, -Contract, -Chain)
 curl -i -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json' \\
-  -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
+  -d '${body}'
 
 # 2. Open a channel on chain ${chainId}: USDC ${usdc}
 #    approve(${contract}, deposit), then on the channel contract ${contract}:
@@ -94,7 +107,7 @@ curl -i -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/js
 #    amount is the running total (charged so far + this request), nonce goes up by one
 curl -X POST ${p.apiUrl}/v1/chat/completions -H 'content-type: application/json' \\
   -H 'X-CHAN-Voucher: {"channelId":"0x…","amount":"50000","nonce":"1","signature":"0x…"}' \\
-  -d '{"model":"${model}","messages":[{"role":"user","content":"hello"}]}'
+  -d '${body}'
 
 # 4. Close: POST ${p.apiUrl}/v1/close-channel {"channelId":"0x…"}, then cooperativeClose(channelId, finalAmount, signature)`;
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -129,10 +130,15 @@ class RequiredRecordMembers {
             return property == null || property.value().isEmpty() ? component.getName() : property.value();
         }
 
-        /** {@code @Nullable} of any library (on the component, its accessor or its field), or an {@code Optional}. */
+        /**
+         * {@code @Nullable} of any library (on the component, its accessor or its field, or on its
+         * type, as JSpecify's is), or an {@code Optional}.
+         */
         private static boolean nullable(RecordComponent component) {
             return Optional.class.isAssignableFrom(component.getType())
-                    || annotatedElements(component).stream().flatMap(e -> Arrays.stream(e.getAnnotations()))
+                    || Stream.concat(annotatedElements(component).stream()
+                                    .flatMap(e -> Arrays.stream(e.getAnnotations())),
+                            Arrays.stream(component.getAnnotatedType().getAnnotations()))
                     .map(Annotation::annotationType).anyMatch(a -> a.getSimpleName().equals("Nullable"));
         }
 

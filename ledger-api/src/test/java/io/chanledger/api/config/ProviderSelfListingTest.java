@@ -48,6 +48,12 @@ class ProviderSelfListingTest {
                 assertThat(entry.path("apiUrl").asText()).isEqualTo("http://127.0.0.1:" + port);
                 assertThat(entry.path("providerAddress").asText()).isEqualToIgnoringCase(PROVIDER);
                 assertThat(entry.toString()).contains("echo-1", "page-fetch");
+                JsonNode lease = model(entry, "vpn-lease");
+                assertThat(lease.path("price").toString()).as("the per-unit lease is listed per unit").isEqualTo(
+                        "{\"kind\":\"per-unit\",\"perUnit\":\"500\",\"unit\":\"minutes\",\"minUnits\":5,"
+                                + "\"maxUnits\":120}");
+                assertThat(lease.path("pricing").has("perRequest")).as("not as one price per request").isFalse();
+                assertThat(model(entry, "page-fetch").path("pricing").path("perRequest").asText()).isEqualTo("0.02");
                 assertThat(provider.containsBean("marketplaceListing")).isTrue();
                 assertThat(listingHealth(port).path("details").path("outcome").asText()).isEqualTo("REGISTERED");
             }
@@ -78,6 +84,15 @@ class ProviderSelfListingTest {
                         "WARN .*refused to check this provider again.*404");
             }
         }
+    }
+
+    private static JsonNode model(JsonNode entry, String id) {
+        for (JsonNode model : entry.path("models")) {
+            if (model.path("id").asText().equals(id)) {
+                return model;
+            }
+        }
+        throw new AssertionError("no model " + id + " in " + entry);
     }
 
     private static ConfigurableApplicationContext startProvider(int port, String marketplace,

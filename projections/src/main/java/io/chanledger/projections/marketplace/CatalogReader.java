@@ -1,6 +1,8 @@
 package io.chanledger.projections.marketplace;
 
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.PriceKind;
+import io.chanledger.domain.provider.UnitPrice;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,12 +87,16 @@ public class CatalogReader {
     public CatalogSnapshot read(long version, Instant builtAt) {
         // ordered in Java, not by the database's collation, so the list equals the published one
         Map<String, List<ModelPrice>> models = new HashMap<>();
-        jdbc.query("SELECT provider_id, model_id, name, input_per_1k, output_per_1k FROM marketplace_provider_model "
-                + "ORDER BY provider_id, model_id", rs -> {
+        jdbc.query("SELECT provider_id, model_id, name, input_per_1k, output_per_1k, price_kind, unit, per_unit, "
+                + "min_units, max_units FROM marketplace_provider_model ORDER BY provider_id, model_id", rs -> {
+                    BigDecimal perUnit = rs.getBigDecimal("per_unit");
+                    UnitPrice units = perUnit == null ? null : new UnitPrice(rs.getString("unit"),
+                            perUnit.toBigIntegerExact(), rs.getLong("min_units"), rs.getLong("max_units"));
                     models.computeIfAbsent(rs.getString("provider_id"), k -> new ArrayList<>())
                             .add(new ModelPrice(rs.getString("model_id"), rs.getString("name"),
                                     rs.getBigDecimal("input_per_1k").toBigIntegerExact(),
-                                    rs.getBigDecimal("output_per_1k").toBigIntegerExact()));
+                                    rs.getBigDecimal("output_per_1k").toBigIntegerExact(),
+                                    PriceKind.ofWire(rs.getString("price_kind")), units));
                 });
         Map<String, List<HistoryEntry>> history = new HashMap<>();
         jdbc.query("SELECT provider_id, sequence_number, occurred_at, kind, detail FROM ("

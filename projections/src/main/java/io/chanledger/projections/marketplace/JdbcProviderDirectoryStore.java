@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.UnitPrice;
 import io.chanledger.domain.provider.ProviderProfile;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -182,9 +183,16 @@ public class JdbcProviderDirectoryStore implements ProviderDirectoryStore {
     public void replaceModels(String providerId, List<ModelPrice> models) {
         jdbc.update("DELETE FROM marketplace_provider_model WHERE provider_id = ?", providerId);
         jdbc.batchUpdate("INSERT INTO marketplace_provider_model (provider_id, model_id, name, input_per_1k, "
-                        + "output_per_1k) VALUES (?, ?, ?, ?, ?)",
-                models.stream().map(m -> new Object[]{providerId, m.id(), m.name(),
-                        new BigDecimal(m.inputPer1kTokens()), new BigDecimal(m.outputPer1kTokens())}).toList());
+                        + "output_per_1k, price_kind, unit, per_unit, min_units, max_units) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                models.stream().map(m -> {
+                    UnitPrice units = m.unitPrice();
+                    return new Object[]{providerId, m.id(), m.name(), new BigDecimal(m.inputPer1kTokens()),
+                            new BigDecimal(m.outputPer1kTokens()), m.kind().wire(),
+                            units == null ? null : units.unit(),
+                            units == null ? null : new BigDecimal(units.perUnit()),
+                            units == null ? null : units.minUnits(), units == null ? null : units.maxUnits()};
+                }).toList());
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.chanledger.domain.provider.ProviderScoreUpdated;
 import io.chanledger.domain.provider.ProviderSuspended;
 import io.chanledger.domain.provider.ProviderWentOffline;
 import io.chanledger.domain.provider.ProviderWentOnline;
+import io.chanledger.domain.provider.UnitPrice;
 import io.chanledger.domain.money.Usdc;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -128,6 +129,11 @@ public class ProviderDirectoryProjection {
     }
 
     private static String describe(ModelPrice model) {
+        UnitPrice units = model.unitPrice();
+        if (units != null) {
+            return model.id() + " " + Usdc.formatDecimalUsdc(units.perUnit()) + " per unit of " + units.unit() + " ("
+                    + units.minUnits() + "-" + units.maxUnits() + ")";
+        }
         return model.id() + " " + Usdc.formatDecimalUsdc(model.inputPer1kTokens()) + "/"
                 + Usdc.formatDecimalUsdc(model.outputPer1kTokens());
     }

@@ -42,16 +42,16 @@ class DirectoryController {
     static final String READ_AFTER_DESCRIPTION = "the X-CHAN-Written-Through of a command: the answer waits "
             + "(up to 2 s) until the directory includes its write, else answers with X-CHAN-Read-Behind: true";
 
-    private final ProviderListing listing;
+    private final ProviderResponses responses;
     private final ProviderRegistration registration;
     private final ResponseBodies bodies;
     private final ObjectMapper mapper;
     private final DirectoryWrites writes;
     private final ClientLimits limits;
 
-    DirectoryController(ProviderListing listing, ProviderRegistration registration, ResponseBodies bodies,
+    DirectoryController(ProviderResponses responses, ProviderRegistration registration, ResponseBodies bodies,
                         ObjectMapper mapper, DirectoryWrites writes, ClientLimits limits) {
-        this.listing = listing;
+        this.responses = responses;
         this.registration = registration;
         this.bodies = bodies;
         this.mapper = mapper;
@@ -71,7 +71,7 @@ class DirectoryController {
                                      @RequestHeader(name = DirectoryWrites.READ_AFTER, required = false) String readAfter,
                                      HttpServletRequest request, HttpServletResponse response) {
         writes.awaitReadAfter(readAfter, response);
-        return bodies.respond(request, response, listing.directory(), ifNoneMatch, ProvidersController.REVALIDATE);
+        return bodies.respond(request, response, responses.directory(), ifNoneMatch, ProvidersController.REVALIDATE);
     }
 
     @GetMapping("/{providerId}")
@@ -87,7 +87,7 @@ class DirectoryController {
                                     @RequestHeader(name = DirectoryWrites.READ_AFTER, required = false) String readAfter,
                                     HttpServletResponse response) {
         writes.awaitReadAfter(readAfter, response);
-        DirectoryResponse.Entry entry = listing.directoryEntry(providerId).orElseThrow(() -> new ApiProblem(
+        DirectoryResponse.Entry entry = responses.directoryEntry(providerId).orElseThrow(() -> new ApiProblem(
                 HttpStatus.NOT_FOUND, "provider_not_found", "no provider " + providerId, Map.of("providerId", providerId)));
         return Rendered.of(mapper, entry).respond(ifNoneMatch, ProvidersController.REVALIDATE);
     }

@@ -4,6 +4,7 @@ import io.chanledger.api.ledger.channels.command.ContractSettingsHistory;
 import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.Price;
 import io.chanledger.projections.marketplace.ProviderView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -69,16 +70,17 @@ class MarketDirectoryController {
             boolean online,
             @Schema(nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal qualityScore,
             @Schema(description = "the model's name at this provider") String modelName,
-            ProvidersResponse.Pricing pricing) {
+            ProvidersResponse.Pricing pricing,
+            @Schema(description = "the whole price: its kind and its amounts in base units") Price price) {
     }
 
     private final ContractSettingsHistory contract;
-    private final ProviderListing listing;
+    private final ProviderResponses responses;
     private final ObjectMapper mapper;
 
-    MarketDirectoryController(ContractSettingsHistory contract, ProviderListing listing, ObjectMapper mapper) {
+    MarketDirectoryController(ContractSettingsHistory contract, ProviderResponses responses, ObjectMapper mapper) {
         this.contract = contract;
-        this.listing = listing;
+        this.responses = responses;
         this.mapper = mapper;
     }
 
@@ -97,7 +99,8 @@ class MarketDirectoryController {
     @GetMapping(path = "/api/directory/models", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Every model sold, with the providers that sell it, cheapest first",
             description = "Approved providers; online ones unless online=false. Sellers are ordered by input plus "
-                    + "output price per 1,000 tokens (a flat-priced service: its price per request), then by name.")
+                    + "output price per 1,000 tokens (a flat-priced service: its price per request; a per-unit one: "
+                    + "its highest), then by name.")
     @ApiResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = Models.class)))
     @ApiResponse(responseCode = "304", description = "not modified since the ETag given")
     @ApiResponse(responseCode = "400", description = "invalid_parameter",
@@ -111,12 +114,12 @@ class MarketDirectoryController {
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         ProviderQuery query = ProviderQuery.parse(null, model, null, null, null, online, null);
         Map<String, List<Offer>> byModel = new TreeMap<>();
-        for (ProviderView provider : listing.snapshot().providers()) {
+        for (ProviderView provider : responses.snapshot().providers()) {
             if (!provider.listed() || query.onlineOnly() && !provider.online()) {
                 continue;
             }
             for (ModelPrice price : provider.models()) {
-                if (query.model() != null && !ProviderListing.matches(price, query.model())) {
+                if (query.model() != null && !ProviderResponses.matches(price, query.model())) {
                     continue;
                 }
                 byModel.computeIfAbsent(price.id(), k -> new ArrayList<>()).add(new Offer(seller(provider, price),
@@ -130,10 +133,10 @@ class MarketDirectoryController {
     }
 
     private static Seller seller(ProviderView provider, ModelPrice price) {
-        ProvidersResponse.Model model = ProviderListing.models(List.of(price)).getFirst();
+        ProvidersResponse.Model model = ProvidersResponse.Model.of(price);
         return new Seller(provider.id(), provider.row().name(), provider.row().apiUrl(),
                 Hex.toChecksumAddress(provider.row().address()), provider.online(), provider.qualityScore(),
-                price.name(), model.pricing());
+                price.name(), model.pricing(), model.price());
     }
 
     /** A seller of a model with what it asks: input + output price per 1,000 tokens, in base units. */

@@ -4,23 +4,29 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.PriceKind;
+import io.chanledger.domain.provider.UnitPrice;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads a provider's {@code GET /v1/pricing}: {@code {provider, providerName, chainId, currency,
- * decimals, models: {"<model id>": {inputPer1kTokens, outputPer1kTokens, name?}}}}. Prices are
- * decimal USDC strings (numbers are taken too); the provider must name the address it registered,
- * or payments would go elsewhere.
+ * decimals, models: {"<model id>": {inputPer1kTokens, outputPer1kTokens, name?, price?}}}}. The two
+ * prices are decimal USDC strings (numbers are taken too); {@code price}, the whole price with its
+ * kind in base units, is taken when given and must agree with them (a provider that publishes
+ * none is read by its two numbers: output 0 and input above 0 is flat, anything else per token).
+ * The provider must name the address it registered, or payments would go elsewhere.
  */
 final class PricingDocument {
 
     static final int MAX_MODELS = 500;
     static final int MAX_MODEL_ID_LENGTH = 200;
+    private static final Pattern BASE_UNITS = Pattern.compile("0|[1-9][0-9]{0,77}");
 
     private PricingDocument() {
     }
@@ -78,7 +84,60 @@ final class PricingDocument {
         JsonNode name = pricing.get("name");
         String display = name != null && name.isTextual() && !name.asText().isBlank() && name.asText().length() <= 200
                 && printable(name.asText()) ? name.asText() : id;
-        return new ModelPrice(id, display, input, output);
+        JsonNode price = pricing.get("price");
+        if (price == null || price.isNull()) {
+            return new ModelPrice(id, display, input, output);
+        }
+        if (!price.isObject()) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " has a price that is not an object");
+        }
+        PriceKind kind = PriceKind.ofWire(price.path("kind").asText(null));
+        if (kind == null) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " has a price whose kind is not tokens, flat or "
+                    + "per-unit");
+        }
+        try {
+            UnitPrice units = kind != PriceKind.PER_UNIT ? null : new UnitPrice(unit(id, price),
+                    baseUnits(id, price, "perUnit"), count(id, price, "minUnits"), count(id, price, "maxUnits"));
+            if (kind == PriceKind.FLAT && !baseUnits(id, price, "perRequest").equals(input)) {
+                throw new IllegalArgumentException("its price per request is not its inputPer1kTokens");
+            }
+            if (kind == PriceKind.TOKENS && !(baseUnits(id, price, "inputPer1kTokens").equals(input)
+                    && baseUnits(id, price, "outputPer1kTokens").equals(output))) {
+                throw new IllegalArgumentException("its price is not its inputPer1kTokens and outputPer1kTokens");
+            }
+            return new ModelPrice(id, display, input, output, kind, units);
+        } catch (IllegalArgumentException e) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " has a price that does not hold: " + e.getMessage());
+        }
+    }
+
+    /** An amount of the whole price: base units, a decimal string of an integer. */
+    private static BigInteger baseUnits(String id, JsonNode price, String field) throws ProbeFailure {
+        String text = price.path(field).asText("");
+        if (!price.path(field).isTextual() || !BASE_UNITS.matcher(text).matches()) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " price." + field + " is not base units as a "
+                    + "decimal string of an integer");
+        }
+        return new BigInteger(text);
+    }
+
+    private static long count(String id, JsonNode price, String field) throws ProbeFailure {
+        JsonNode value = price.path(field);
+        if (!value.canConvertToExactIntegral() || !value.canConvertToLong()) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " price." + field + " is not an integer");
+        }
+        return value.longValue();
+    }
+
+    private static String unit(String id, JsonNode price) throws ProbeFailure {
+        String unit = price.path("unit").asText("");
+        if (!price.path("unit").isTextual() || unit.isBlank() || unit.length() > MAX_MODEL_ID_LENGTH
+                || !printable(unit)) {
+            throw new ProbeFailure("/v1/pricing: model " + id + " price.unit is empty, longer than "
+                    + MAX_MODEL_ID_LENGTH + " characters or not printable");
+        }
+        return unit;
     }
 
     private static BigInteger price(String id, JsonNode pricing, String field) throws ProbeFailure {

@@ -30,12 +30,12 @@ class ProviderLatencyController {
     }
 
     private final ProviderHealthStore health;
-    private final ProviderListing listing;
+    private final ProviderResponses responses;
     private final Clock clock = Clock.systemUTC();
 
-    ProviderLatencyController(ProviderHealthStore health, ProviderListing listing) {
+    ProviderLatencyController(ProviderHealthStore health, ProviderResponses responses) {
         this.health = health;
-        this.listing = listing;
+        this.responses = responses;
     }
 
     @GetMapping(path = "/api/directory/providers/{providerId}/latency", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -45,7 +45,7 @@ class ProviderLatencyController {
     @ApiResponse(responseCode = "200", description = "the checks")
     @ApiResponse(responseCode = "404", description = "no such provider (provider_not_found)")
     ResponseEntity<LatencyHistory> latency(@PathVariable String providerId) {
-        if (listing.directoryEntry(providerId).isEmpty()) {
+        if (responses.directoryEntry(providerId).isEmpty()) {
             throw new ApiProblem(HttpStatus.NOT_FOUND, "provider_not_found", "no provider " + providerId,
                     Map.of("providerId", providerId));
         }

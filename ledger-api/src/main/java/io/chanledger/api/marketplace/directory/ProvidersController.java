@@ -25,11 +25,11 @@ class ProvidersController {
     /** Clients may reuse a list only after asking whether it changed (cheap: 304 on a matching ETag). */
     static final CacheControl REVALIDATE = CacheControl.noCache();
 
-    private final ProviderListing listing;
+    private final ProviderResponses responses;
     private final ResponseBodies bodies;
 
-    ProvidersController(ProviderListing listing, ResponseBodies bodies) {
-        this.listing = listing;
+    ProvidersController(ProviderResponses responses, ResponseBodies bodies) {
+        this.responses = responses;
         this.bodies = bodies;
     }
 
@@ -65,6 +65,6 @@ class ProvidersController {
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             HttpServletRequest request, HttpServletResponse response) {
         ProviderQuery query = ProviderQuery.parse(category, model, tier, minScore, limit, online, format);
-        return bodies.respond(request, response, listing.providers(query), ifNoneMatch, REVALIDATE);
+        return bodies.respond(request, response, responses.providers(query), ifNoneMatch, REVALIDATE);
     }
 }

@@ -1,11 +1,15 @@
 package io.chanledger.api.marketplace.directory;
 
-import io.chanledger.api.config.ProtocolProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.Price;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -64,17 +68,29 @@ record ProvidersResponse(
 
     @Schema(name = "Model")
     record Model(@Schema(description = "model identifier used in API requests") String id, @Nullable String name,
-                 Pricing pricing) {
+                 Pricing pricing,
+                 @Schema(description = "the whole price: its kind and its amounts in base units") Price price) {
+
+        static Model of(ModelPrice model) {
+            BigInteger perRequest = model.perRequest();
+            return new Model(model.id(), model.name(), new Pricing(Usdc.formatDecimalUsdc(model.inputPer1kTokens()),
+                    Usdc.formatDecimalUsdc(model.outputPer1kTokens()), "USDC", Usdc.DECIMALS,
+                    perRequest == null ? null : Usdc.formatDecimalUsdc(perRequest)), model.price());
+        }
     }
 
+    /**
+     * The two numbers agent clients deployed before the price kind existed read: per 1,000 tokens
+     * for a model priced per token, else its highest price of a request and 0.
+     */
     @Schema(name = "Pricing")
     record Pricing(
             @Schema(description = "USDC per 1,000 input tokens, decimal string", example = "0.00375") String inputPer1kTokens,
             @Schema(description = "USDC per 1,000 output tokens, decimal string", example = "0.015") String outputPer1kTokens,
             @Schema(example = "USDC") String currency,
             @Schema(example = "6") int decimals,
-            @Schema(description = "for a flat-priced service (output price 0): the price of one request, decimal "
-                    + "USDC; absent for token-priced models", example = "0.002")
+            @Schema(description = "for a flat-priced service: the price of one request, decimal USDC; absent for "
+                    + "any other (a per-unit service's price is in price)", example = "0.002")
             @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String perRequest) {
     }
 
@@ -88,7 +104,7 @@ record ProvidersResponse(
             return new CompactProvider(full.id(), full.name(), full.category(), full.apiUrl(), full.providerAddress(),
                     full.protocol(), new CompactStatus(full.status().online(), full.status().latencyMs()),
                     full.models().stream().map(m -> new CompactModel(m.id(), new CompactPricing(
-                            m.pricing().inputPer1kTokens(), m.pricing().outputPer1kTokens()))).toList(),
+                            m.pricing().inputPer1kTokens(), m.pricing().outputPer1kTokens()), m.price())).toList(),
                     full.qualityScore());
         }
     }
@@ -99,7 +115,7 @@ record ProvidersResponse(
     }
 
     @Schema(name = "CompactModel")
-    record CompactModel(String id, CompactPricing pricing) {
+    record CompactModel(String id, CompactPricing pricing, Price price) {
     }
 
     @Schema(name = "CompactPricing", description = "decimal USDC per 1,000 tokens")

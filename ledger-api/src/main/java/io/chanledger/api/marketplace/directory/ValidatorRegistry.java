@@ -72,7 +72,7 @@ final class ValidatorRegistry {
                 .map(this::miner)
                 .toList();
         int online = (int) miners.stream().filter(RegistryResponse.Miner::online).count();
-        return Rendered.of(mapper, new RegistryResponse(ProviderListing.VERSION, ProviderListing.millis(now), miners,
+        return Rendered.of(mapper, new RegistryResponse(ProviderResponses.VERSION, ProviderResponses.millis(now), miners,
                 miners.size(), online, subnet));
     }
 
@@ -82,7 +82,7 @@ final class ValidatorRegistry {
                 row.additionalCategories(), row.apiUrl(), Hex.toChecksumAddress(row.address()), row.hotkey(), row.uid(),
                 row.score() == null ? BigDecimal.ZERO : row.score(), view.online(),
                 view.online() && !view.models().isEmpty() && view.health().consecutiveFailures() == 0,
-                view.health().latencyMs(), ProviderListing.millis(view.health().lastChecked()), view.models().size(),
+                view.health().latencyMs(), ProviderResponses.millis(view.health().lastChecked()), view.models().size(),
                 protocol, probeUrl(row.apiUrl()));
     }
 }

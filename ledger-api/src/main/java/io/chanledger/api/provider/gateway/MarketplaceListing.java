@@ -48,7 +48,7 @@ final class MarketplaceListing implements HealthIndicator {
     /** Where this gateway publishes its models and prices, which the marketplace reads. */
     private static final String PRICING_PATH = "/v1/pricing";
 
-    private final ProviderListingProperties listing;
+    private final MarketplaceListingProperties listing;
     private final GatewayProperties gateway;
     private final ProviderIdentity identity;
     private final long chainId;
@@ -56,7 +56,7 @@ final class MarketplaceListing implements HealthIndicator {
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    MarketplaceListing(ProviderListingProperties listing, GatewayProperties gateway, ProviderIdentity identity,
+    MarketplaceListing(MarketplaceListingProperties listing, GatewayProperties gateway, ProviderIdentity identity,
                        ChainProperties chain, ObjectMapper json, Clock clock) {
         if (GatewayProperties.blank(gateway.publicUrl())) {
             throw new IllegalStateException("chan.provider.marketplace-url needs chan.gateway.public-url: the address "

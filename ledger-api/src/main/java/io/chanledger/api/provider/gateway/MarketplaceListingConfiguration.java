@@ -20,7 +20,7 @@ import org.springframework.context.event.EventListener;
 class MarketplaceListingConfiguration {
 
     @Bean
-    MarketplaceListing marketplaceListing(ProviderListingProperties listing, GatewayProperties gateway,
+    MarketplaceListing marketplaceListing(MarketplaceListingProperties listing, GatewayProperties gateway,
                                           ProviderIdentity identity, ChainProperties chain, ObjectMapper json,
                                           Clock clock) {
         return new MarketplaceListing(listing, gateway, identity, chain, json, clock);

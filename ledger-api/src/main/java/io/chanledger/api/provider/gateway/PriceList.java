@@ -2,11 +2,15 @@ package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.PriceKind;
+import io.chanledger.domain.provider.UnitPrice;
 import java.math.BigInteger;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -24,77 +28,86 @@ final class PriceList {
      */
     static final long HELD_OUTPUT_TOKENS = 50;
 
-    /** How a model is priced: per token, per request, or per unit of one of its parameters. */
-    enum Pricing {
-        TOKENS, FLAT, PER_UNIT;
-
-        static Pricing of(String model, String text) {
-            if (GatewayProperties.blank(text)) {
-                return TOKENS;
-            }
-            return switch (text.strip().toLowerCase(Locale.ROOT)) {
-                case "tokens" -> TOKENS;
-                case "flat" -> FLAT;
-                case "per-unit" -> PER_UNIT;
-                default -> throw new IllegalStateException("chan.gateway.models[" + model + "].pricing must be "
-                        + "tokens, flat or per-unit, not " + text);
-            };
+    /** The kind a model's {@code pricing} setting names; per token when it names none. */
+    static PriceKind kind(String model, String text) {
+        if (GatewayProperties.blank(text)) {
+            return PriceKind.TOKENS;
         }
+        PriceKind kind = PriceKind.ofWire(text);
+        if (kind == null) {
+            throw new IllegalStateException("chan.gateway.models[" + model + "].pricing must be "
+                    + "tokens, flat or per-unit, not " + text);
+        }
+        return kind;
     }
 
     /**
-     * Per-unit pricing: {@code pricePerUnit} base units times the integer parameter
-     * {@code parameter}, which lies between {@code min} and {@code max}.
+     * A model the gateway sells: its price as it is published ({@code modelPrice}: a model
+     * configured per token with an output price of zero and an input price above is flat, docs/protocol.md
+     * §D.1), the kind its settings named, and {@code service} for a model of an HTTP upstream: the
+     * parameters it takes and, if declared, the answers it gives.
      */
-    record Units(String parameter, BigInteger pricePerUnit, long min, long max) {
+    record ModelRate(ModelPrice modelPrice, PriceKind configuredKind, long created, ServiceParameters service,
+                     String upstream) {
 
-        BigInteger maxPrice() {
-            return pricePerUnit.multiply(BigInteger.valueOf(max));
+        String id() {
+            return modelPrice.id();
         }
-    }
 
-    /**
-     * A model with its prices in base units per 1,000 tokens, and the decimal strings it was
-     * configured with. A model priced at zero for output and above zero for input is flat-priced
-     * (docs/protocol.md §D.1): its input price is the price of one request, whatever its tokens. A model
-     * priced per unit publishes its highest price per request, since that is what clients
-     * budget a request at. {@code service} is set for a model of an HTTP upstream: the parameters
-     * it takes and, if declared, the answers it gives.
-     */
-    record ModelRate(String id, String name, BigInteger inputPer1k, BigInteger outputPer1k, long created,
-                     Pricing pricing, Units units, ServiceParameters service, String upstream) {
+        String name() {
+            return modelPrice.name();
+        }
+
+        /** Base units per 1,000 input tokens; for a model not priced per token, its highest price of a request. */
+        BigInteger inputPer1k() {
+            return modelPrice.inputPer1kTokens();
+        }
+
+        BigInteger outputPer1k() {
+            return modelPrice.outputPer1kTokens();
+        }
+
+        PriceKind kind() {
+            return modelPrice.kind();
+        }
+
+        /** The price per unit of a model priced per unit; null for any other. */
+        UnitPrice units() {
+            return modelPrice.unitPrice();
+        }
 
         /** What a service request with these (valid) parameters costs; it holds the same. */
         BigInteger serviceCost(JsonNode parameters) {
-            if (pricing == Pricing.PER_UNIT) {
-                return units.pricePerUnit().multiply(BigInteger.valueOf(parameters.path(units.parameter()).longValue()));
+            if (kind() == PriceKind.PER_UNIT) {
+                return units().price(parameters.path(units().unit()).longValue());
             }
-            return inputPer1k;
+            return inputPer1k();
         }
 
         /** Why the parameter counting units is out of its bounds; null when it is within them. */
         String unitsProblem(JsonNode parameters) {
-            if (pricing != Pricing.PER_UNIT) {
+            if (kind() != PriceKind.PER_UNIT) {
                 return null;
             }
-            JsonNode value = parameters.path(units.parameter());
-            if (!value.canConvertToExactIntegral() || !value.canConvertToLong() || value.longValue() < units.min()
-                    || value.longValue() > units.max()) {
-                return units.parameter() + " must be an integer from " + units.min() + " to " + units.max();
+            UnitPrice units = units();
+            JsonNode value = parameters.path(units.unit());
+            if (!value.canConvertToExactIntegral() || !value.canConvertToLong() || value.longValue() < units.minUnits()
+                    || value.longValue() > units.maxUnits()) {
+                return units.unit() + " must be an integer from " + units.minUnits() + " to " + units.maxUnits();
             }
             return null;
         }
 
         String inputPer1kText() {
-            return Usdc.formatDecimalUsdc(inputPer1k);
+            return Usdc.formatDecimalUsdc(inputPer1k());
         }
 
         String outputPer1kText() {
-            return Usdc.formatDecimalUsdc(outputPer1k);
+            return Usdc.formatDecimalUsdc(outputPer1k());
         }
 
         boolean flat() {
-            return outputPer1k.signum() == 0 && inputPer1k.signum() > 0;
+            return kind() == PriceKind.FLAT;
         }
 
         /**
@@ -103,10 +116,10 @@ final class PriceList {
          */
         BigInteger cost(long inputTokens, long outputTokens) {
             if (flat()) {
-                return inputPer1k;
+                return inputPer1k();
             }
-            return BigInteger.valueOf(inputTokens).multiply(inputPer1k)
-                    .add(BigInteger.valueOf(outputTokens).multiply(outputPer1k))
+            return BigInteger.valueOf(inputTokens).multiply(inputPer1k())
+                    .add(BigInteger.valueOf(outputTokens).multiply(outputPer1k()))
                     .divide(THOUSAND);
         }
 
@@ -116,6 +129,20 @@ final class PriceList {
          */
         BigInteger hold(long inputTokens, OptionalLong outputLimit) {
             return cost(inputTokens, Math.min(HELD_OUTPUT_TOKENS, outputLimit.orElse(HELD_OUTPUT_TOKENS)));
+        }
+
+        /**
+         * The request body this model is shown with (in {@code /v1/docs}, {@code /v1/pricing} and so
+         * on the marketplace's pages): a chat completion, whose last user message is the service's
+         * declared example parameters for a service, a greeting for a chat model.
+         */
+        ObjectNode exampleRequest(ObjectMapper json) {
+            ObjectNode request = json.createObjectNode();
+            request.put("model", id());
+            ArrayNode messages = request.putArray("messages");
+            messages.addObject().put("role", "user")
+                    .put("content", service == null ? "hello" : service.example().toString());
+            return request;
         }
     }
 
@@ -147,25 +174,21 @@ final class PriceList {
             ServiceParameters service = GatewayProperties.blank(model.parameters()) ? null
                     : ServiceParameters.declare(model.id(), model.parameters(), model.example(), model.description(),
                     model.answerSchema(), json);
-            ModelRate rate = switch (Pricing.of(model.id(), model.pricing())) {
-                case TOKENS -> new ModelRate(model.id(), name,
+            PriceKind configured = kind(model.id(), model.pricing());
+            ModelPrice price = switch (configured) {
+                case TOKENS -> new ModelPrice(model.id(), name,
                         price(model, "input-per-1k-tokens", model.inputPer1kTokens()),
-                        price(model, "output-per-1k-tokens", model.outputPer1kTokens()), created, Pricing.TOKENS,
-                        null, service, model.upstream());
+                        price(model, "output-per-1k-tokens", model.outputPer1kTokens()));
                 case FLAT -> {
-                    BigInteger price = price(model, "price", model.price());
-                    if (price.signum() <= 0) {
+                    BigInteger perRequest = price(model, "price", model.price());
+                    if (perRequest.signum() <= 0) {
                         throw new IllegalStateException("chan.gateway.models[" + model.id() + "].price must be above 0");
                     }
-                    yield new ModelRate(model.id(), name, price, BigInteger.ZERO, created, Pricing.FLAT, null, service,
-                            model.upstream());
+                    yield new ModelPrice(model.id(), name, perRequest, BigInteger.ZERO, PriceKind.FLAT, null);
                 }
-                case PER_UNIT -> {
-                    Units units = units(model, service);
-                    yield new ModelRate(model.id(), name, units.maxPrice(), BigInteger.ZERO, created, Pricing.PER_UNIT,
-                            units, service, model.upstream());
-                }
+                case PER_UNIT -> ModelPrice.perUnit(model.id(), name, units(model, service));
             };
+            ModelRate rate = new ModelRate(price, configured, created, service, model.upstream());
             if (models.put(model.id(), rate) != null) {
                 throw new IllegalStateException("chan.gateway.models lists " + model.id() + " twice");
             }
@@ -173,7 +196,7 @@ final class PriceList {
         return new PriceList(models);
     }
 
-    private static Units units(GatewayProperties.Model model, ServiceParameters service) {
+    private static UnitPrice units(GatewayProperties.Model model, ServiceParameters service) {
         String where = "chan.gateway.models[" + model.id() + "]";
         if (service == null || GatewayProperties.blank(model.unitParameter())
                 || !service.requiredInteger(model.unitParameter())) {
@@ -186,7 +209,7 @@ final class PriceList {
             throw new IllegalStateException(where + ": per-unit pricing needs price-per-unit above 0 and "
                     + "1 <= min-units <= max-units");
         }
-        return new Units(model.unitParameter(), perUnit, min, model.maxUnits());
+        return new UnitPrice(model.unitParameter(), perUnit, min, model.maxUnits());
     }
 
     private static BigInteger price(GatewayProperties.Model model, String field, String text) {

@@ -1,7 +1,9 @@
 package io.chanledger.api.provider.gateway;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.Price;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,34 +27,23 @@ import org.springframework.web.bind.annotation.RestController;
 class ProviderInfoController {
 
     /**
-     * A model's prices as the marketplace reads them, and how it is priced: {@code pricing}
-     * {@code tokens}, {@code flat} (with {@code perRequest}, the input price) or {@code per-unit}
-     * (with the unit parameter, its price and bounds; the input price is the highest price of a
-     * request, which is what clients budget by).
+     * A model in {@code /v1/pricing}: {@code inputPer1kTokens} and {@code outputPer1kTokens} (decimal
+     * USDC), the two numbers agent clients deployed before the price kind existed budget by (for a
+     * model not priced per token, its highest price of a request and 0); {@code price}, the whole
+     * price in base units ({@link Price}); and {@code example}, a request body the gateway accepts
+     * for it, which pages show as the model's payment example.
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record ModelPrices(String inputPer1kTokens, String outputPer1kTokens, String name, String pricing,
-                       String perRequest, String unitParameter, String pricePerUnit, Long minUnits, Long maxUnits) {
-
-        static ModelPrices of(PriceList.ModelRate model) {
-            PriceList.Units units = model.units();
-            String pricing = switch (model.pricing()) {
-                case TOKENS -> model.flat() ? "flat" : "tokens";
-                case FLAT -> "flat";
-                case PER_UNIT -> "per-unit";
-            };
-            return new ModelPrices(model.inputPer1kText(), model.outputPer1kText(), model.name(), pricing,
-                    "flat".equals(pricing) ? model.inputPer1kText() : null, units == null ? null : units.parameter(),
-                    units == null ? null : Usdc.formatDecimalUsdc(units.pricePerUnit()),
-                    units == null ? null : units.min(), units == null ? null : units.max());
-        }
+    record PublishedModel(String inputPer1kTokens, String outputPer1kTokens, String name, Price price,
+                          ObjectNode example) {
     }
 
-    record Pricing(String provider, String providerName, long chainId, String currency, int decimals,
-                   Map<String, ModelPrices> models) {
+    /** The {@code /v1/pricing} document: who is paid, on which chain, and each model's price. */
+    record PublishedPrices(String provider, String providerName, long chainId, String currency, int decimals,
+                           Map<String, PublishedModel> models) {
     }
 
-    record ModelEntry(String id, String object, long created, String owned_by) {
+    /** An entry of {@code /v1/models}: OpenAI's model object, with the model's whole price. */
+    record ModelEntry(String id, String object, long created, String owned_by, Price price) {
     }
 
     record ModelList(String object, List<ModelEntry> data) {
@@ -62,28 +53,32 @@ class ProviderInfoController {
     private final ProviderIdentity identity;
     private final PaymentTerms terms;
     private final GatewayProperties properties;
-    private final AgentDocs docs;
+    private final ProviderDocs docs;
+    private final ObjectMapper json;
 
     ProviderInfoController(PriceList prices, ProviderIdentity identity, PaymentTerms terms,
-                           GatewayProperties properties, AgentDocs docs) {
+                           GatewayProperties properties, ProviderDocs docs, ObjectMapper json) {
         this.prices = prices;
         this.identity = identity;
         this.terms = terms;
         this.properties = properties;
         this.docs = docs;
+        this.json = json;
     }
 
     @GetMapping(path = "/v1/pricing", produces = MediaType.APPLICATION_JSON_VALUE)
-    Pricing pricing() {
-        Map<String, ModelPrices> models = new LinkedHashMap<>();
-        prices.models().forEach(m -> models.put(m.id(), ModelPrices.of(m)));
-        return new Pricing(identity.checksumAddress(), properties.name(), terms.chainId(), "USDC", 6, models);
+    PublishedPrices pricing() {
+        Map<String, PublishedModel> models = new LinkedHashMap<>();
+        prices.models().forEach(m -> models.put(m.id(), new PublishedModel(m.inputPer1kText(), m.outputPer1kText(),
+                m.name(), m.modelPrice().price(), m.exampleRequest(json))));
+        return new PublishedPrices(identity.checksumAddress(), properties.name(), terms.chainId(), "USDC",
+                Usdc.DECIMALS, models);
     }
 
     @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
     ModelList models() {
         return new ModelList("list", prices.models().stream()
-                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name()))
+                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name(), m.modelPrice().price()))
                 .toList());
     }
 

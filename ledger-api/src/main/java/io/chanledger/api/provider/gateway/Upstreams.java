@@ -1,6 +1,7 @@
 package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.domain.provider.PriceKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -71,7 +72,7 @@ final class Upstreams {
                     throw new IllegalStateException(where + ": a model of the http upstream " + name
                             + " declares its parameters (a JSON Schema)");
                 }
-                if (model.pricing() == PriceList.Pricing.TOKENS) {
+                if (model.configuredKind() == PriceKind.TOKENS) {
                     throw new IllegalStateException(where + ": a model of the http upstream " + name
                             + " is priced flat or per-unit, not per token");
                 }
@@ -89,7 +90,7 @@ final class Upstreams {
                 throw new IllegalStateException(where + ".upstream: no upstream " + name
                         + " in chan.gateway.upstreams");
             }
-            if (model.service() != null || model.pricing() == PriceList.Pricing.PER_UNIT) {
+            if (model.service() != null || model.kind() == PriceKind.PER_UNIT) {
                 throw new IllegalStateException(where + ": parameters and per-unit pricing are for models of an "
                         + "http upstream; this one is a chat model");
             }

@@ -122,12 +122,12 @@ class AgentGuidesTest {
     void theCompactListKeepsWhatChoosingAndPayingNeedAndNamesTheContract() throws Exception {
         ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule());
         for (String contract : List.of(CONTRACT_A, CONTRACT_B)) {
-            ProviderListing listing = new ProviderListing(catalogOf(provider()), mapper,
+            ProviderResponses responses = new ProviderResponses(catalogOf(provider()), mapper,
                     marketplace("https://market.example"), chain(contract));
             ProviderQuery compact = ProviderQuery.parse(null, null, null, null, null, null, "compact");
 
-            JsonNode body = mapper.readTree(listing.providers(compact).body());
-            JsonNode full = mapper.readTree(listing.providers(ProviderQuery.DEFAULT).body());
+            JsonNode body = mapper.readTree(responses.providers(compact).body());
+            JsonNode full = mapper.readTree(responses.providers(ProviderQuery.DEFAULT).body());
 
             assertThat(body.path("_meta").path("contract").asText()).isEqualTo(contract);
             assertThat(body.path("_meta").path("protocol").asText()).isEqualTo("chan-v2");
@@ -137,14 +137,15 @@ class AgentGuidesTest {
             assertThat(entry.path("protocol").asText()).isEqualTo("chan");
             assertThat(entry.path("status").toString()).isEqualTo("{\"online\":true,\"latencyMs\":42}");
             assertThat(entry.path("models").toString()).isEqualTo(
-                    "[{\"id\":\"chat-1\",\"pricing\":{\"inputPer1kTokens\":\"0.00375\",\"outputPer1kTokens\":\"0.015\"}}]");
+                    "[{\"id\":\"chat-1\",\"pricing\":{\"inputPer1kTokens\":\"0.00375\",\"outputPer1kTokens\":\"0.015\"},"
+                            + "\"price\":{\"kind\":\"tokens\",\"inputPer1kTokens\":\"3750\",\"outputPer1kTokens\":\"15000\"}}]");
             JsonNode fullEntry = full.path("providers").get(0);
             for (String path : List.of("/id", "/name", "/category", "/apiUrl", "/providerAddress", "/protocol",
-                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens",
+                    "/status/online", "/status/latencyMs", "/models/0/id", "/models/0/pricing/inputPer1kTokens", "/models/0/price",
                     "/qualityScore")) {
                 assertThat(entry.at(path)).as(path).isEqualTo(fullEntry.at(path));
             }
-            assertThat(listing.providers(compact).body().length).isLessThan(listing.providers(ProviderQuery.DEFAULT)
+            assertThat(responses.providers(compact).body().length).isLessThan(responses.providers(ProviderQuery.DEFAULT)
                     .body().length);
         }
     }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.provider.ModelPrice;
+import io.chanledger.domain.provider.PriceKind;
+import io.chanledger.domain.provider.UnitPrice;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +71,40 @@ class PricingDocumentTest {
                 .hasMessage("/v1/pricing lists no models");
         assertThatThrownBy(() -> PricingDocument.parse(json("[]"), ADDRESS, 137))
                 .hasMessage("/v1/pricing did not answer with a JSON object");
+    }
+
+    @Test
+    void readsAPricePerUnitWholeWithItsUnitAndBounds() throws Exception {
+        JsonNode body = json("""
+                {"provider": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+                 "models": {"relay-lease": {"inputPer1kTokens": "0.024", "outputPer1kTokens": "0",
+                   "price": {"kind": "per-unit", "perUnit": "100", "unit": "minutes", "minUnits": 5, "maxUnits": 240}}}}""");
+
+        ModelPrice lease = PricingDocument.parse(body, ADDRESS, 137).getFirst();
+
+        assertThat(lease.kind()).isEqualTo(PriceKind.PER_UNIT);
+        assertThat(lease.unitPrice()).isEqualTo(new UnitPrice("minutes", BigInteger.valueOf(100), 5, 240));
+        assertThat(lease.perRequest()).as("not one price per request").isNull();
+    }
+
+    @Test
+    void refusesAWholePriceThatIsMalformedOrDisagreesWithTheTwoNumbers() throws Exception {
+        String[] prices = {
+            // the highest price of a request is 240 x 100 = 24000 base units, not 0.02 USDC
+            "\"0.02\", \"outputPer1kTokens\": \"0\", \"price\": {\"kind\": \"per-unit\", \"perUnit\": \"100\", "
+                    + "\"unit\": \"minutes\", \"minUnits\": 5, \"maxUnits\": 240}",
+            "\"0.024\", \"outputPer1kTokens\": \"0\", \"price\": {\"kind\": \"per-unit\", \"perUnit\": \"0.0001\", "
+                    + "\"unit\": \"minutes\", \"minUnits\": 5, \"maxUnits\": 240}",
+            "\"0.024\", \"outputPer1kTokens\": \"0\", \"price\": {\"kind\": \"per-unit\", \"perUnit\": \"100\", "
+                    + "\"minUnits\": 5, \"maxUnits\": 240}",
+            "\"0.002\", \"outputPer1kTokens\": \"0\", \"price\": {\"kind\": \"flat\", \"perRequest\": \"3000\"}",
+            "\"0.002\", \"outputPer1kTokens\": \"0\", \"price\": {\"kind\": \"by-the-hour\"}",
+            "\"0.002\", \"outputPer1kTokens\": \"0\", \"price\": \"flat\""};
+        for (String price : prices) {
+            JsonNode body = json("{\"provider\": \"" + ADDRESS + "\", \"models\": {\"m\": {\"inputPer1kTokens\": "
+                    + price + "}}}");
+            assertThatThrownBy(() -> PricingDocument.parse(body, ADDRESS, 137)).as(price)
+                    .isInstanceOf(ProbeFailure.class).hasMessageContaining("model m");
+        }
     }
 }

@@ -25,7 +25,7 @@ class ServiceProviderListingTest extends LedgerIntegrationTest {
     ProviderProbe probe;
 
     @Test
-    void theConnectionTestAcceptsAFlatPricedProviderAndTheListingShowsItsPricePerRequest() throws Exception {
+    void theConnectionTestAcceptsAServicesProviderAndTheListingShowsEachPriceByItsKind() throws Exception {
         String provider = Http.get(baseUrl() + "/v1/pricing").json().path("provider").asText();
 
         ProviderProbe.ConnectionTest test = probe.connectionTest(URI.create(baseUrl()), provider, Duration.ofSeconds(5));
@@ -38,19 +38,33 @@ class ServiceProviderListingTest extends LedgerIntegrationTest {
         assertThat(fetch.name()).isEqualTo("Page fetch");
         assertThat(fetch.inputPer1kTokens()).isEqualTo(Usdc.parseDecimalUsdc("0.02"));
         assertThat(fetch.outputPer1kTokens()).isEqualTo(BigInteger.ZERO);
-        List<ProvidersResponse.Model> listed = ProviderListing.models(answer.models());
+        List<ProvidersResponse.Model> listed = ProviderResponses.models(answer.models());
         JsonNode rendered = new ObjectMapper().valueToTree(listed);
         assertThat(pricingOf(rendered, "page-fetch").path("perRequest").asText()).isEqualTo("0.02");
-        assertThat(pricingOf(rendered, "vpn-lease").path("perRequest").asText()).isEqualTo("0.06");
+        assertThat(pricingOf(rendered, "vpn-lease").has("perRequest"))
+                .as("a per-unit service has no one price per request").isFalse();
+        assertThat(pricingOf(rendered, "vpn-lease").path("inputPer1kTokens").asText())
+                .as("its highest price, for the deployed clients' budget").isEqualTo("0.06");
+        assertThat(priceOf(rendered, "vpn-lease").toString()).isEqualTo("{\"kind\":\"per-unit\",\"perUnit\":\"500\","
+                + "\"unit\":\"minutes\",\"minUnits\":5,\"maxUnits\":120}");
+        assertThat(priceOf(rendered, "page-fetch").toString()).isEqualTo("{\"kind\":\"flat\",\"perRequest\":\"20000\"}");
         assertThat(pricingOf(rendered, "echo-flat").path("perRequest").asText()).isEqualTo("0.01");
         assertThat(pricingOf(rendered, "echo-1").has("perRequest")).isFalse();
         assertThat(pricingOf(rendered, "echo-1").path("inputPer1kTokens").asText()).isEqualTo("0.00375");
     }
 
     private static JsonNode pricingOf(JsonNode models, String id) {
+        return model(models, id).path("pricing");
+    }
+
+    private static JsonNode priceOf(JsonNode models, String id) {
+        return model(models, id).path("price");
+    }
+
+    private static JsonNode model(JsonNode models, String id) {
         for (JsonNode model : models) {
             if (model.path("id").asText().equals(id)) {
-                return model.path("pricing");
+                return model;
             }
         }
         throw new AssertionError("no model " + id + " in " + models);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.marketplace.directory.MarketplaceProperties;
+import io.chanledger.domain.provider.PriceKind;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.util.Arrays;
@@ -48,14 +49,14 @@ class DistributionConfigurationTest {
         assertThat(gateway.providerKeyFile()).isEqualTo("/etc/chan-ledger/provider.key");
         assertThat(gateway.publicUrl()).startsWith("https://");
         PriceList.ModelRate chat = prices.model("gpt-4o-mini").orElseThrow();
-        assertThat(chat.pricing()).isEqualTo(PriceList.Pricing.TOKENS);
+        assertThat(chat.kind()).isEqualTo(PriceKind.TOKENS);
         assertThat(chat.inputPer1k()).isEqualTo(BigInteger.valueOf(200));
         assertThat(chat.outputPer1k()).isEqualTo(BigInteger.valueOf(800));
         assertThat(upstreams.chat(chat)).isInstanceOf(OpenAiUpstream.class);
         assertThat(gateway.upstreams()).filteredOn(upstream -> upstream.name().equals("openai"))
                 .singleElement().satisfies(upstream -> assertThat(upstream.apiKey()).isEqualTo("sk-test-openai"));
         PriceList.ModelRate pageFetch = prices.model("page-fetch").orElseThrow();
-        assertThat(pageFetch.pricing()).isEqualTo(PriceList.Pricing.FLAT);
+        assertThat(pageFetch.kind()).isEqualTo(PriceKind.FLAT);
         assertThat(pageFetch.inputPer1k()).isEqualTo(BigInteger.valueOf(10_000));
         assertThat(upstreams.service(pageFetch)).hasToString(
                 "HttpServiceUpstream[scraper: POST https://scraper.example/v2/fetch]");

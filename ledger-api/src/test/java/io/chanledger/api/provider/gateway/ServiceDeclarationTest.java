@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.support.ServiceStub;
+import io.chanledger.domain.provider.PriceKind;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ class ServiceDeclarationTest {
 
         assertThat(upstreams.service(lease)).isNotNull();
         assertThat(upstreams.chat(lease)).isNull();
-        assertThat(lease.units().min()).isEqualTo(1);
+        assertThat(lease.units().minUnits()).isEqualTo(1);
         assertThat(lease.inputPer1k()).isEqualTo(BigInteger.valueOf(60_000));
         assertThat(lease.outputPer1k()).isZero();
         assertThat(lease.serviceCost(JSON.readTree("{\"minutes\":7,\"country\":\"US\"}"))).isEqualTo(BigInteger.valueOf(7_000));
@@ -191,7 +192,7 @@ class ServiceDeclarationTest {
         Upstreams upstreams = Upstreams.of(properties, prices, JSON, Clock.systemUTC());
 
         PriceList.ModelRate wordCount = prices.model("word-count").orElseThrow();
-        assertThat(wordCount.pricing()).isEqualTo(PriceList.Pricing.FLAT);
+        assertThat(wordCount.kind()).isEqualTo(PriceKind.FLAT);
         assertThat(wordCount.inputPer1k()).isEqualTo(BigInteger.valueOf(1_000));
         assertThat(wordCount.service().answerViolations(JSON.readTree("{\"words\":4,\"characters\":19,\"lines\":2}")))
                 .as("the word count's answer is what its model declares").isEmpty();
@@ -199,7 +200,7 @@ class ServiceDeclarationTest {
         assertThat(upstreams.service(wordCount)).hasToString(
                 "HttpServiceUpstream[word-count: POST http://127.0.0.1:8082/demo/word-count]");
         PriceList.ModelRate lease = prices.model("relay-lease").orElseThrow();
-        assertThat(lease.pricing()).isEqualTo(PriceList.Pricing.PER_UNIT);
+        assertThat(lease.kind()).isEqualTo(PriceKind.PER_UNIT);
         assertThat(lease.inputPer1k()).as("the highest price of one request: 240 minutes").isEqualTo(
                 BigInteger.valueOf(24_000));
         assertThat(upstreams.service(lease)).hasToString(

@@ -291,26 +291,63 @@ class ServiceGatewayTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void thePricingPublishesAServicesPricePerRequestTheWayClientsBudget() {
+    void thePricingPublishesEachModelsWholePriceAndTheTwoNumbersClientsBudgetBy() {
         JsonNode models = Http.get(baseUrl() + "/v1/pricing").json().path("models");
 
         JsonNode fetch = models.path("page-fetch");
         assertThat(fetch.path("inputPer1kTokens").asText()).isEqualTo("0.02");
         assertThat(fetch.path("outputPer1kTokens").asText()).isEqualTo("0");
-        assertThat(fetch.path("pricing").asText()).isEqualTo("flat");
-        assertThat(fetch.path("perRequest").asText()).isEqualTo("0.02");
+        assertThat(fetch.path("price").toString()).isEqualTo("{\"kind\":\"flat\",\"perRequest\":\"20000\"}");
         JsonNode lease = models.path("vpn-lease");
-        assertThat(lease.path("inputPer1kTokens").asText()).isEqualTo("0.06");
+        assertThat(lease.path("inputPer1kTokens").asText()).as("its highest price, 120 minutes").isEqualTo("0.06");
         assertThat(lease.path("outputPer1kTokens").asText()).isEqualTo("0");
-        assertThat(lease.path("pricing").asText()).isEqualTo("per-unit");
-        assertThat(lease.path("unitParameter").asText()).isEqualTo("minutes");
-        assertThat(lease.path("pricePerUnit").asText()).isEqualTo("0.0005");
-        assertThat(lease.path("minUnits").asLong()).isEqualTo(5);
-        assertThat(lease.path("maxUnits").asLong()).isEqualTo(120);
-        JsonNode echo = models.path("echo-1");
-        assertThat(echo.path("pricing").asText()).isEqualTo("tokens");
-        assertThat(echo.has("perRequest")).isFalse();
-        assertThat(models.path("echo-flat").path("perRequest").asText()).isEqualTo("0.01");
+        assertThat(lease.path("price").toString()).isEqualTo("{\"kind\":\"per-unit\",\"perUnit\":\"500\","
+                + "\"unit\":\"minutes\",\"minUnits\":5,\"maxUnits\":120}");
+        assertThat(models.path("echo-1").path("price").toString()).isEqualTo(
+                "{\"kind\":\"tokens\",\"inputPer1kTokens\":\"3750\",\"outputPer1kTokens\":\"15000\"}");
+        assertThat(models.path("echo-flat").path("price").path("kind").asText())
+                .as("priced per token with an output price of 0: flat").isEqualTo("flat");
+
+        JsonNode listed = Http.get(baseUrl() + "/v1/models").json().path("data");
+        for (JsonNode model : listed) {
+            assertThat(model.path("price")).as(model.toString())
+                    .isEqualTo(models.path(model.path("id").asText()).path("price"));
+        }
+        assertThat(listed.size()).isEqualTo(models.size());
+    }
+
+    /**
+     * Each model's example request, as {@code /v1/pricing} publishes it and the pages and
+     * {@code /v1/docs} show it, is one this gateway serves: paid with a voucher budgeted as agent
+     * clients budget it, every example is answered (200), where the one chat greeting the pages
+     * showed for every model is refused by a service (400).
+     */
+    @Test
+    void everyModelsExampleRequestIsServedWhenPaid() throws Exception {
+        JsonNode models = Http.get(baseUrl() + "/v1/pricing").json().path("models");
+        String docs = Http.get(baseUrl() + "/v1/docs").body();
+        Devnet devnet = devnet();
+        Agent agent = Agent.create(devnet, baseUrl());
+        agent.open(identity.address(), BigInteger.valueOf(2_000_000), 86_400);
+        awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
+        PriceList.ModelRate lease = prices.model("vpn-lease").orElseThrow();
+
+        Http.Reply greeting = agent.chat(agent.nextVoucher(agent.budget(ClientBudget.estimate(lease, "", null))),
+                "{\"model\":\"vpn-lease\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}");
+        assertThat(greeting.status()).as(greeting.body()).isEqualTo(400);
+
+        assertThat(models.size()).isEqualTo(prices.models().size());
+        for (PriceList.ModelRate model : prices.models()) {
+            JsonNode example = models.path(model.id()).path("example");
+            assertThat(example.path("model").asText()).isEqualTo(model.id());
+            String content = example.path("messages").path(0).path("content").asText();
+            Http.Reply reply = agent.chat(agent.nextVoucher(agent.budget(ClientBudget.estimate(model,
+                    model.service() == null ? content : "", null))), example.toString());
+            assertThat(reply.status()).as(model.id() + ": " + reply.body()).isEqualTo(200);
+            if (model.service() != null) {
+                assertThat(docs).as("the service's example in /v1/docs").contains(example.toString());
+            }
+        }
     }
 
     @Test

@@ -2,10 +2,11 @@ package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.money.Usdc;
+import io.chanledger.domain.provider.PriceKind;
+import io.chanledger.domain.provider.UnitPrice;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
 /** The plain-text instructions of {@code /v1/docs}, written from the gateway's configuration. */
 @Component
 @ConditionalOnGateway
-class AgentDocs {
+class ProviderDocs {
 
     private final PriceList prices;
     private final ProviderIdentity identity;
@@ -24,7 +25,7 @@ class AgentDocs {
     private final GatewayProperties properties;
     private final ObjectMapper json;
 
-    AgentDocs(PriceList prices, ProviderIdentity identity, PaymentTerms terms, GatewayProperties properties,
+    ProviderDocs(PriceList prices, ProviderIdentity identity, PaymentTerms terms, GatewayProperties properties,
               ObjectMapper json) {
         this.prices = prices;
         this.identity = identity;
@@ -83,12 +84,14 @@ class AgentDocs {
                 """.formatted(terms.chainId(), terms.contract(),
                 terms.usdc() == null ? "" : " (token " + terms.usdc() + ")", identity.checksumAddress(), baseUrl,
                 terms.chainId(), signingUrl, PriceList.HELD_OUTPUT_TOKENS, retention(), baseUrl));
-        for (PriceList.ModelRate model : prices.models()) {
-            if (model.service() == null) {
-                text.append("  ").append(model.id()).append(": ").append(model.inputPer1kText()).append(" / ")
-                        .append(model.outputPer1kText()).append(model.flat() ? " (flat: " + model.inputPer1kText()
-                                + " USDC per request)" : "").append('\n');
-            }
+        List<PriceList.ModelRate> chat = prices.models().stream().filter(m -> m.service() == null).toList();
+        for (PriceList.ModelRate model : chat) {
+            text.append("  ").append(model.id()).append(": ").append(model.inputPer1kText()).append(" / ")
+                    .append(model.outputPer1kText()).append(model.flat() ? " (flat: " + model.inputPer1kText()
+                            + " USDC per request)" : "").append('\n');
+        }
+        if (!chat.isEmpty()) {
+            text.append("  example request body:\n    ").append(chat.getFirst().exampleRequest(json)).append('\n');
         }
         List<PriceList.ModelRate> services = prices.models().stream().filter(m -> m.service() != null).toList();
         if (!services.isEmpty()) {
@@ -105,7 +108,8 @@ class AgentDocs {
                     /v1/pricing publishes a service's price per request as
                     inputPer1kTokens with outputPer1kTokens "0", so budget each voucher as your previous amount
                     plus inputPer1kTokens x 1.2; for a service priced per unit that is its highest price, and
-                    its actual price (units x price per unit) is what it holds and charges.
+                    its actual price (units x price per unit) is what it holds and charges. Each model's
+                    "price" there says how it is priced, in base units (kind tokens, flat or per-unit).
                     """);
             for (PriceList.ModelRate model : services) {
                 service(text, model);
@@ -123,12 +127,12 @@ class AgentDocs {
             text.append(" (").append(model.name()).append(')');
         }
         text.append(service.description().isEmpty() ? "" : ": " + service.description()).append('\n');
-        if (model.pricing() == PriceList.Pricing.PER_UNIT) {
-            PriceList.Units units = model.units();
-            text.append("    price: ").append(Usdc.formatDecimalUsdc(units.pricePerUnit())).append(" USDC per unit of ")
-                    .append(units.parameter()).append(" (").append(units.parameter()).append(" from ")
-                    .append(units.min()).append(" to ").append(units.max()).append("), so ")
-                    .append(Usdc.formatDecimalUsdc(units.pricePerUnit().multiply(BigInteger.valueOf(units.min()))))
+        if (model.kind() == PriceKind.PER_UNIT) {
+            UnitPrice units = model.units();
+            text.append("    price: ").append(Usdc.formatDecimalUsdc(units.perUnit())).append(" USDC per unit of ")
+                    .append(units.unit()).append(" (").append(units.unit()).append(" from ")
+                    .append(units.minUnits()).append(" to ").append(units.maxUnits()).append("), so ")
+                    .append(Usdc.formatDecimalUsdc(units.price(units.minUnits())))
                     .append(" to ").append(model.inputPer1kText()).append(" USDC per request\n");
         } else {
             text.append("    price: ").append(model.inputPer1kText())
@@ -155,7 +159,7 @@ class AgentDocs {
         if (!schema.path("additionalProperties").asBoolean(true)) {
             text.append("      no other parameters\n");
         }
-        text.append("    example request body:\n      ").append(exampleRequest(model)).append('\n');
+        text.append("    example request body:\n      ").append(model.exampleRequest(json)).append('\n');
     }
 
     private static String type(JsonNode property) {
@@ -193,14 +197,6 @@ class AgentDocs {
             bounds.add("default " + property.get("default"));
         }
         return bounds;
-    }
-
-    private String exampleRequest(PriceList.ModelRate model) {
-        ObjectNode request = json.createObjectNode();
-        request.put("model", model.id());
-        ArrayNode messages = request.putArray("messages");
-        messages.addObject().put("role", "user").put("content", model.service().example().toString());
-        return request.toString();
     }
 
     /** The answer retention as agents read it: whole minutes, or seconds below one. */

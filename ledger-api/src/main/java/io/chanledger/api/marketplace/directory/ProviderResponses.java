@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.ModelPrice;
 import io.chanledger.projections.marketplace.CatalogSnapshot;
 import io.chanledger.projections.marketplace.FeedbackSummary;
@@ -31,7 +30,7 @@ import org.springframework.stereotype.Component;
  * change; filtered lists are built from the ready entries and cached until the next change.
  */
 @Component
-class ProviderListing {
+class ProviderResponses {
 
     static final String VERSION = "1.0";
     private static final int MAX_CACHED_QUERIES = 256;
@@ -51,7 +50,7 @@ class ProviderListing {
     private final ProvidersResponse.ProtocolMeta meta;
     private volatile State state;
 
-    ProviderListing(MarketplaceCatalog catalog, ObjectMapper mapper, MarketplaceProperties properties,
+    ProviderResponses(MarketplaceCatalog catalog, ObjectMapper mapper, MarketplaceProperties properties,
                     ChainProperties chain) {
         this.mapper = mapper;
         this.properties = properties;
@@ -151,15 +150,7 @@ class ProviderListing {
     }
 
     static List<ProvidersResponse.Model> models(List<ModelPrice> models) {
-        return models.stream().map(m -> new ProvidersResponse.Model(m.id(), m.name(),
-                new ProvidersResponse.Pricing(Usdc.formatDecimalUsdc(m.inputPer1kTokens()),
-                        Usdc.formatDecimalUsdc(m.outputPer1kTokens()), "USDC", Usdc.DECIMALS, perRequest(m)))).toList();
-    }
-
-    /** A flat-priced service's price of one request (docs/protocol.md §D.1: output price 0, input price above 0). */
-    private static String perRequest(ModelPrice model) {
-        return model.outputPer1kTokens().signum() == 0 && model.inputPer1kTokens().signum() > 0
-                ? Usdc.formatDecimalUsdc(model.inputPer1kTokens()) : null;
+        return models.stream().map(ProvidersResponse.Model::of).toList();
     }
 
     private DirectoryResponse.Entry directoryEntry(ProviderView view, String duplicateNameOf) {

@@ -13,6 +13,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param contactEmail   the operator's address the marketplace keeps for itself; none: not given
  */
 @ConfigurationProperties("chan.provider")
-public record ProviderListingProperties(String marketplaceUrl, @DefaultValue("llm") String category,
+public record MarketplaceListingProperties(String marketplaceUrl, @DefaultValue("llm") String category,
                                         String contactEmail) {
 }
