@@ -86,7 +86,7 @@ fi
     -jar "${BENCH_JAR:-ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar}" --spring.profiles.active=postgres --chan.role="$role" \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
-    --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
+    --chan.chain.rpc-url= --chan.gateway.name="Bench gateway" \
     --chan.gateway.echo-endpoint=true --chan.gateway.upstream.kind=echo \
     --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].input-per-1k-tokens=0.00375 \
     --chan.gateway.models[0].output-per-1k-tokens=0.015 "${service_settings[@]}" \

@@ -88,7 +88,7 @@ class SecretSettingSourcesTest {
     @Test
     void takesSecretsFromTheEnvironmentAndOtherSettingsFromTheCommandLine() {
         StandardEnvironment environment = environment(List.of("--chan.gateway.name=Example", "--chan.admin.token=",
-                "--chan.gateway.provider-key-file=/run/secrets/provider-key"), Map.of("chan.gateway.enabled", "true"));
+                "--chan.gateway.provider-key-file=/run/secrets/provider-key"), Map.of("chan.gateway.name", "Example"));
         environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                 new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                         Map.of("CHAN_GATEWAY_PROVIDER_KEY", KEY, "CHAN_ADMIN_TOKEN", "t")));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.money.Usdc;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import org.springframework.stereotype.Component;
 
 /** The plain-text instructions of {@code /v1/docs}, written from the gateway's configuration. */
 @Component
-@ConditionalOnGateway
 class AgentDocs {
 
     private final PriceList prices;

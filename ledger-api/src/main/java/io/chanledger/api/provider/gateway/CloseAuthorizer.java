@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.watchtower.ClaimStore;
 import io.chanledger.api.provider.watchtower.CloseWatch;
 import io.chanledger.domain.channel.AuthorizeClose;
@@ -41,7 +42,6 @@ import org.springframework.stereotype.Component;
  * cost the provider a claim), else 429 {@code rate_limited} with {@code Retry-After}.
  */
 @Component
-@ConditionalOnGateway
 class CloseAuthorizer {
 
     /**

@@ -24,7 +24,6 @@ import org.springframework.web.bind.annotation.RestController;
  * gateway benchmark compares paid requests with. Off by default: it serves without payment.
  */
 @RestController
-@ConditionalOnGateway
 @ConditionalOnProperty(prefix = "chan.gateway", name = "echo-endpoint", havingValue = "true")
 class EchoEndpointController {
 

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The provider gateway: {@code chan.gateway.*}. Off unless {@code enabled}.
+ * The provider gateway: {@code chan.gateway.*}. It runs wherever the provider's role does
+ * ({@code chan.role} {@code provider} or {@code all}).
  *
  * @param providerKey the provider's private key (hex), normally {@code ${CHAN_GATEWAY_PROVIDER_KEY}};
  *        never logged, never rendered
@@ -36,7 +37,6 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
-        @DefaultValue("false") boolean enabled,
         @DefaultValue("Chan provider") String name,
         @DefaultValue("") String description,
         String providerKey,
@@ -47,7 +47,6 @@ public record GatewayProperties(
         @DefaultValue("false") boolean echoEndpoint,
         List<Model> models,
         @DefaultValue Upstream upstream,
-        @DefaultValue Watchtower watchtower,
         List<NamedUpstream> upstreams,
         @DefaultValue("false") boolean wordCountEndpoint,
         @DefaultValue("10m") Duration answerRetention,
@@ -61,11 +60,11 @@ public record GatewayProperties(
     }
 
     /** A gateway with the default upstream only. */
-    public GatewayProperties(boolean enabled, String name, String description, String providerKey,
+    public GatewayProperties(String name, String description, String providerKey,
                              String providerKeyFile, String publicUrl, String signingUrl, Duration holdTtl,
-                             boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
-        this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
-                models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
+                             boolean echoEndpoint, List<Model> models, Upstream upstream) {
+        this(name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
+                models, upstream, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
                 Duration.ofMinutes(1));
     }
 
@@ -185,60 +184,14 @@ public record GatewayProperties(
         }
     }
 
-    /**
-     * Claiming on-chain. A channel is claimed when what it earned and is unclaimed reaches
-     * {@code claimThreshold} (decimal USDC), and always once its expiry is its margin away on the
-     * chain's clock: {@code expiryMarginPercent} of the channel's life (expiry less the time of
-     * its open block), but never less than {@code expiryMarginMin} (which must cover a round, the
-     * chain's confirmation and a retry: keep it at least twice {@code interval}) and never more
-     * than {@code expiryMargin}. So a short channel is claimed near its end only, and one its
-     * consumer closes cooperatively before costs no claim. Transient failures are retried after {@code initialBackoff},
-     * doubling up to {@code maxBackoff}; a claim that keeps failing for other reasons stops after
-     * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees and the
-     * JSON-RPC client's timeout and attempts are the shared {@code chan.chain.fees} and
-     * {@code chan.chain.rpc}. What the chain paid above a channel's charged total (an expiry claim
-     * can only use a voucher the consumer signed) is given back to the consumer once the channel
-     * has ended, when it is more than {@code minReturn} (decimal USDC; 0: always).
-     */
-    public record Watchtower(
-            @DefaultValue("true") boolean enabled,
-            @DefaultValue("30s") Duration interval,
-            @DefaultValue("5") String claimThreshold,
-            @DefaultValue("1h") Duration expiryMargin,
-            @DefaultValue("5s") Duration initialBackoff,
-            @DefaultValue("5m") Duration maxBackoff,
-            @DefaultValue("6") int maxAttempts,
-            @DefaultValue("2m") Duration receiptTimeout,
-            String rpcUrl,
-            @DefaultValue("0") String minReturn,
-            @DefaultValue("10") int expiryMarginPercent,
-            @DefaultValue("60s") Duration expiryMarginMin) {
-
-        @ConstructorBinding
-        public Watchtower {
-            if (expiryMarginPercent < 0 || expiryMarginPercent > 100) {
-                throw new IllegalArgumentException("chan.gateway.watchtower.expiry-margin-percent must lie"
-                        + " between 0 and 100, not " + expiryMarginPercent);
-            }
-        }
-
-        /** The settings above with the default share of a channel's life and floor of its margin. */
-        public Watchtower(boolean enabled, Duration interval, String claimThreshold, Duration expiryMargin,
-                          Duration initialBackoff, Duration maxBackoff, int maxAttempts, Duration receiptTimeout,
-                          String rpcUrl, String minReturn) {
-            this(enabled, interval, claimThreshold, expiryMargin, initialBackoff, maxBackoff, maxAttempts,
-                    receiptTimeout, rpcUrl, minReturn, 10, Duration.ofSeconds(60));
-        }
-    }
-
-    static boolean blank(String text) {
+    public static boolean blank(String text) {
         return text == null || text.isBlank();
     }
 
     @Override
     public String toString() {
-        return "GatewayProperties[enabled=" + enabled + ", name=" + name + ", providerKey="
+        return "GatewayProperties[name=" + name + ", providerKey="
                 + (blank(providerKey) ? "unset" : "***") + ", providerKeyFile=" + providerKeyFile + ", models="
-                + models + ", upstream=" + upstream + ", upstreams=" + upstreams + ", watchtower=" + watchtower + "]";
+                + models + ", upstream=" + upstream + ", upstreams=" + upstreams + "]";
     }
 }

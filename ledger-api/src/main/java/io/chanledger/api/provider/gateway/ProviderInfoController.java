@@ -1,6 +1,7 @@
 package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.money.Usdc;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -20,7 +21,6 @@ import org.springframework.web.bind.annotation.RestController;
  * read their answers.
  */
 @RestController
-@ConditionalOnGateway
 @CrossOrigin(origins = "*", methods = RequestMethod.GET, allowCredentials = "false", maxAge = 3600)
 class ProviderInfoController {
 

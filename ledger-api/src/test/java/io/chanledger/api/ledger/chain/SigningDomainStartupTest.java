@@ -30,8 +30,7 @@ class SigningDomainStartupTest {
                         "--chan.chain.chain-id=" + chainId,
                         "--chan.chain.channel-contract=" + DEVNET.channelAddress(),
                         "--chan.chain.usdc=" + DEVNET.usdcAddress(),
-                        "--chan.listener.enabled=false",
-                        "--chan.gateway.enabled=false");
+                        "--chan.listener.enabled=false");
     }
 
     @Test

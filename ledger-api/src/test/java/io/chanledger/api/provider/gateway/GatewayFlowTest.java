@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.gateway.GatewayReplies.Sse;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;

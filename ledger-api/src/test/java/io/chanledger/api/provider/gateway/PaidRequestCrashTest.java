@@ -409,7 +409,6 @@ class PaidRequestCrashTest {
                 "--chan.chain.rpc-url=" + devnet.rpcUrl(),
                 "--chan.listener.finality=depth", "--chan.listener.depth=0", "--chan.listener.poll-interval=500ms",
                 "--chan.listener.start-block=" + devnet.deployBlock(),
-                "--chan.gateway.enabled=true",
                 "--chan.gateway.watchtower.enabled=false",
                 "--chan.gateway.models[0].id=" + MODEL,
                 "--chan.gateway.models[0].name=Echo Flat",

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.api.config.Role;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.gateway.Agent;
 import io.chanledger.api.provider.gateway.GatewayPrices;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.RoleInstance;

@@ -1,6 +1,5 @@
-package io.chanledger.api.ledger.channels.command;
+package io.chanledger.api.ledger.channels.query;
 
-import io.chanledger.api.ledger.channels.query.ChannelView;
 import io.chanledger.domain.chain.ChainRef;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.chanledger.api.ledger.channels.command;
+package io.chanledger.api.ledger.channels.query;
 
 import io.chanledger.domain.chain.ChainRef;
 import io.chanledger.domain.channel.ChannelEvent;

@@ -1,9 +1,7 @@
-package io.chanledger.api.ledger.channels.command;
+package io.chanledger.api.ledger.channels.query;
 
-import io.chanledger.api.ledger.channels.query.ChannelAudience;
-import io.chanledger.api.ledger.channels.query.ChannelView;
-import io.chanledger.api.ledger.channels.query.ChannelViewer;
 import io.chanledger.api.http.ApiProblem;
+import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.eip712.Hex;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,11 +17,11 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A channel's event history (voucher admission is {@link VoucherController}'s). A channel's
- * state is served from the read model ({@code io.chanledger.api.ledger.channels.query}). The history is shown
- * in the view its reader may have ({@link ChannelViewer}): every event to the channel's parties
- * and the admin; to anyone else only the events that restate the chain, so that not even the
- * number of vouchers and settled requests shows.
+ * A channel's event history, a read like its state (voucher admission is the command side's
+ * {@code VoucherController}). The history is shown in the view its reader may have
+ * ({@link ChannelViewer}): every event to the channel's parties and the admin; to anyone else
+ * only the events that restate the chain, so that not even the number of vouchers and settled
+ * requests shows.
  */
 @RestController
 @RequestMapping(path = "/api/channels/{channelId}", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -1,4 +1,4 @@
-package io.chanledger.api.provider.gateway;
+package io.chanledger.api.provider;
 
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
@@ -27,13 +27,17 @@ public final class ProviderIdentity {
         Arrays.fill(key, (byte) 0);
     }
 
-    static ProviderIdentity load(GatewayProperties properties) {
+    /**
+     * The key {@code chan.gateway.provider-key} holds ({@code key}), else the one in the file
+     * {@code chan.gateway.provider-key-file} names ({@code keyFile}).
+     */
+    public static ProviderIdentity load(String key, String keyFile) {
         String text;
-        if (!GatewayProperties.blank(properties.providerKey())) {
-            text = properties.providerKey();
-        } else if (!GatewayProperties.blank(properties.providerKeyFile())) {
+        if (key != null && !key.isBlank()) {
+            text = key;
+        } else if (keyFile != null && !keyFile.isBlank()) {
             try {
-                text = Files.readString(Path.of(properties.providerKeyFile()), StandardCharsets.US_ASCII);
+                text = Files.readString(Path.of(keyFile), StandardCharsets.US_ASCII);
             } catch (IOException e) {
                 throw new IllegalStateException("chan.gateway.provider-key-file cannot be read: " + e.getClass().getSimpleName());
             }
@@ -62,11 +66,11 @@ public final class ProviderIdentity {
         return signer.address();
     }
 
-    String checksumAddress() {
+    public String checksumAddress() {
         return Hex.toChecksumAddress(signer.address());
     }
 
-    DigestSigner signer() {
+    public DigestSigner signer() {
         return signer;
     }
 
