@@ -86,7 +86,7 @@ class ChannelAggregate {
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
     VoucherReceipt handle(AcceptVoucher command) {
         if (state == null) {
-            ChannelLookup.OnChainChannel onChain = command.openingFromContract();
+            OnChainChannel onChain = command.openingFromContract();
             if (onChain == null) {
                 throw rejection(VoucherRejection.CHANNEL_NOT_FOUND, "the ledger has no channel " + command.channelId());
             }

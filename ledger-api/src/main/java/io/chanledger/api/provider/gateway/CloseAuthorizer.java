@@ -11,6 +11,7 @@ import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorizationRejectedException;
+import io.chanledger.domain.channel.OnChainChannel;
 import io.chanledger.domain.eip712.ChanTypedData;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
@@ -127,7 +128,7 @@ class CloseAuthorizer {
         ChannelLookup chain = lookup.getIfAvailable();
         if (chain != null) {
             try {
-                floor = floor.max(chain.find(state.channelId()).map(ChannelLookup.OnChainChannel::claimed)
+                floor = floor.max(chain.find(state.channelId()).map(OnChainChannel::claimed)
                         .orElse(BigInteger.ZERO));
             } catch (RuntimeException unreachable) {
                 log.warn("could not read channel {} from the contract; closing above the recorded claims: {}",

@@ -10,6 +10,7 @@ import io.chanledger.chain.tx.SendResult;
 import io.chanledger.chain.tx.TransactionRequest;
 import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
@@ -170,7 +171,7 @@ final class ClaimExecutor {
     }
 
     private BigInteger contractClaimed(ClaimPlanner.Plan plan) {
-        return contract.find(plan.channelId()).map(ChannelLookup.OnChainChannel::claimed).orElse(BigInteger.ZERO);
+        return contract.find(plan.channelId()).map(OnChainChannel::claimed).orElse(BigInteger.ZERO);
     }
 
     Duration backoff(int failures) {

@@ -13,7 +13,7 @@ import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.gateway.GatewayReplies.Sse;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseKind;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.ServiceProcess;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;

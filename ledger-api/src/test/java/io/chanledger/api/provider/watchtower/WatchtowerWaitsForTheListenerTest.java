@@ -9,7 +9,7 @@ import io.chanledger.api.provider.gateway.GatewayPrices;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.ProviderOnOwnChain;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Map;

@@ -9,7 +9,7 @@ import io.chanledger.api.provider.gateway.Agent;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.ServiceProcess;
 import io.chanledger.api.support.TestKeys;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;

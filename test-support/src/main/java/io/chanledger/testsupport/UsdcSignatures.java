@@ -1,9 +1,9 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
-import static io.chanledger.chain.devnet.ChannelSignatures.concat;
-import static io.chanledger.chain.devnet.ChannelSignatures.digest;
-import static io.chanledger.chain.devnet.ChannelSignatures.keccak;
-import static io.chanledger.chain.devnet.ChannelSignatures.word;
+import static io.chanledger.testsupport.ChannelSignatures.concat;
+import static io.chanledger.testsupport.ChannelSignatures.digest;
+import static io.chanledger.testsupport.ChannelSignatures.keccak;
+import static io.chanledger.testsupport.ChannelSignatures.word;
 
 import org.web3j.crypto.Hash;
 import org.web3j.utils.Numeric;

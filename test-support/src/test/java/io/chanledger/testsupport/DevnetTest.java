@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

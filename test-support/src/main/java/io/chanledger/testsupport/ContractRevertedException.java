@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 /**
  * A transaction or call the contract refused. {@link #error()} is the custom error's name

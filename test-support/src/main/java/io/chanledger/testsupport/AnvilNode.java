@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package io.chanledger.chain.devnet;
+package io.chanledger.testsupport;
 
 /** What a simulated call ({@code eth_call}) would do: succeed, or revert with a named error. */
 public record CallOutcome(boolean success, String error) {
