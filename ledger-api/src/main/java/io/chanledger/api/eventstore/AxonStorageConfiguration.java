@@ -3,7 +3,7 @@ package io.chanledger.api.eventstore;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.time.Duration;
 import java.util.List;
 import org.axonframework.common.jdbc.ConnectionProvider;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.chain.ChainRef;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.math.BigInteger;
 import org.axonframework.common.caching.NoCache;
 import org.axonframework.config.DefaultConfigurer;

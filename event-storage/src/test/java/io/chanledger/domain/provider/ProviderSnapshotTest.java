@@ -3,7 +3,7 @@ package io.chanledger.domain.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

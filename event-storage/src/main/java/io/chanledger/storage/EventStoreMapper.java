@@ -1,4 +1,4 @@
-package io.chanledger.domain.storage;
+package io.chanledger.storage;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;

@@ -1,4 +1,4 @@
-package io.chanledger.domain.storage;
+package io.chanledger.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

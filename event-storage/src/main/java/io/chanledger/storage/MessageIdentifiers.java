@@ -1,4 +1,4 @@
-package io.chanledger.domain.storage;
+package io.chanledger.storage;
 
 import java.security.SecureRandom;
 import java.util.UUID;
