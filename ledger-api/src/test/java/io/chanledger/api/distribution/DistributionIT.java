@@ -129,7 +129,6 @@ class DistributionIT {
                     finality: depth
                     depth: 0
                   gateway:
-                    enabled: true
                     name: Distribution test provider
                     description: Started from the unpacked distribution.
                     public-url: %s
@@ -137,10 +136,12 @@ class DistributionIT {
                     models:
                       - id: echo-dist
                         name: Echo from the distribution
+                        upstream: echo
                         input-per-1k-tokens: "0.004"
                         output-per-1k-tokens: "0.012"
-                    upstream:
-                      kind: echo
+                    upstreams:
+                      - name: echo
+                        kind: echo
                   provider:
                     marketplace-url: %s
                   embedded-store:

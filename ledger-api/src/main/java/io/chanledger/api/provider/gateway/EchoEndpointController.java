@@ -31,7 +31,8 @@ class EchoEndpointController {
     private final ObjectMapper json;
 
     EchoEndpointController(GatewayProperties properties, ObjectMapper json, Clock clock) {
-        this.echo = new EchoUpstream(json, clock, Duration.ZERO, properties.upstream().echoAnswerTokens());
+        this.echo = new EchoUpstream(json, clock, Duration.ZERO,
+                Long.parseLong(EchoUpstream.DEFAULT_ANSWER_TOKENS));
         this.json = json;
     }
 

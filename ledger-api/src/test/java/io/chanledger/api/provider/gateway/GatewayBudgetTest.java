@@ -83,7 +83,7 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
     @BeforeEach
     void wireGatewayWithItsOwnPrices() {
         prices = PriceList.of(new GatewayProperties("budget", "", null, null, null, null, Duration.ofMinutes(10),
-                false, MODELS, null), 0);
+                false, MODELS), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
         gateway = StandaloneGateway.over(echo, prices, context);
     }

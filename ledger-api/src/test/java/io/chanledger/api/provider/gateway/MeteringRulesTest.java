@@ -19,8 +19,7 @@ class MeteringRulesTest {
     private final ObjectMapper json = new ObjectMapper();
 
     private static GatewayProperties properties(List<GatewayProperties.Model> models, String key) {
-        return new GatewayProperties("p", "", key, null, null, null, Duration.ofMinutes(10), false, models,
-                null);
+        return new GatewayProperties("p", "", key, null, null, null, Duration.ofMinutes(10), false, models);
     }
 
     private ChatRequest parse(String body) {

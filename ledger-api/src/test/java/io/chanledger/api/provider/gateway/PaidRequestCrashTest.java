@@ -117,9 +117,9 @@ class PaidRequestCrashTest {
             Devnet devnet = Devnet.shared();
             Credentials providerWallet = Credentials.create(Keys.createEcKeyPair());
             List<String> arguments = new ArrayList<>(arguments(dataDir, devnet, providerWallet));
-            arguments.addAll(List.of("--chan.gateway.upstreams[0].name=counter",
-                    "--chan.gateway.upstreams[0].kind=http",
-                    "--chan.gateway.upstreams[0].url=http://127.0.0.1:" + upstream.getAddress().getPort() + "/count",
+            arguments.addAll(List.of("--chan.gateway.upstreams[1].name=counter",
+                    "--chan.gateway.upstreams[1].kind=http",
+                    "--chan.gateway.upstreams[1].url=http://127.0.0.1:" + upstream.getAddress().getPort() + "/count",
                     "--chan.gateway.models[1].id=" + SERVICE_MODEL, "--chan.gateway.models[1].upstream=counter",
                     "--chan.gateway.models[1].pricing=flat", "--chan.gateway.models[1].price=0.002",
                     "--chan.gateway.models[1].parameters={\"type\":\"object\",\"required\":[\"text\"],"
@@ -414,8 +414,10 @@ class PaidRequestCrashTest {
                 "--chan.gateway.models[0].name=Echo Flat",
                 "--chan.gateway.models[0].pricing=flat",
                 "--chan.gateway.models[0].price=0.002",
-                "--chan.gateway.upstream.kind=echo",
-                "--chan.gateway.upstream.echo-answer-delay=" + echoDelay.toMillis() + "ms",
+                "--chan.gateway.models[0].upstream=echo",
+                "--chan.gateway.upstreams[0].name=echo",
+                "--chan.gateway.upstreams[0].kind=echo",
+                "--chan.gateway.upstreams[0].echo-answer-delay=" + echoDelay.toMillis() + "ms",
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",
                 // snapshots every few events, taken with holds running and written while the kill can
                 // land: the restarted service reads its channels, charges and holds back from them
