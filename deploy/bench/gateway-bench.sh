@@ -62,8 +62,8 @@ bench_cp="ledger-api/target/test-classes:ledger-api/target/classes:$(cat "$class
 service_settings=()
 if [ "${BENCH_HTTP_UPSTREAM:-false}" = true ]; then
     service_settings=(--chan.gateway.word-count-endpoint=true
-        --chan.gateway.upstreams[0].name=word-count --chan.gateway.upstreams[0].kind=http
-        --chan.gateway.upstreams[0].url="http://127.0.0.1:$port/demo/word-count"
+        --chan.gateway.upstreams[1].name=word-count --chan.gateway.upstreams[1].kind=http
+        --chan.gateway.upstreams[1].url="http://127.0.0.1:$port/demo/word-count"
         --chan.gateway.models[1].id=word-count --chan.gateway.models[1].upstream=word-count
         --chan.gateway.models[1].pricing=flat --chan.gateway.models[1].price=0.001
         '--chan.gateway.models[1].parameters={"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}'
@@ -86,9 +86,10 @@ fi
     -jar "${BENCH_JAR:-ledger-api/target/ledger-api-0.1.0-SNAPSHOT.jar}" --spring.profiles.active=postgres --chan.role="$role" \
     --server.port="$port" --spring.datasource.url="$jdbc" --spring.datasource.username="$pg_user" \
     --spring.datasource.password="$PGPASSWORD" --server.tomcat.threads.max=200 --logging.level.root=WARN \
-    --chan.chain.rpc-url= --chan.gateway.enabled=true --chan.gateway.name="Bench gateway" \
-    --chan.gateway.echo-endpoint=true --chan.gateway.upstream.kind=echo \
-    --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].input-per-1k-tokens=0.00375 \
+    --chan.chain.rpc-url= --chan.gateway.name="Bench gateway" \
+    --chan.gateway.echo-endpoint=true --chan.gateway.upstreams[0].name=echo --chan.gateway.upstreams[0].kind=echo \
+    --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].upstream=echo \
+    --chan.gateway.models[0].input-per-1k-tokens=0.00375 \
     --chan.gateway.models[0].output-per-1k-tokens=0.015 "${service_settings[@]}" \
     > "$log" 2>&1 &
 service_pid=$!

@@ -65,7 +65,7 @@ psql -q -h "$pg_host" -p "$pg_port" -U "$pg_user" -d postgres -c "CREATE DATABAS
 
 echo "starting the service on :$service_port (postgres profile)" >&2
 CHAN_DB_URL="jdbc:postgresql://$pg_host:$pg_port/$database" CHAN_DB_USER="$pg_user" CHAN_ADMIN_TOKEN="$admin_token" \
-    "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -jar "$jar" --spring.profiles.active=postgres --server.port="$service_port" \
+    "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -jar "$jar" --chan.role=marketplace --spring.profiles.active=postgres --server.port="$service_port" \
     --chan.marketplace.allow-private-addresses=true --chan.marketplace.marketplace-url="http://127.0.0.1:$service_port" \
     --chan.marketplace.registration.capacity=1000000 \
     --logging.level.root=WARN ${CHAN_BENCH_SERVICE_ARGS:-} >"$work/service.log" 2>&1 &

@@ -73,9 +73,14 @@ start_service() { # port group-commit extra-args...
         store_args="$store_args --spring.datasource.password=$PGPASSWORD"
     fi
     began=$(date +%s%N)
+    # every role in one process, so the provider's gateway with it: a devnet-only key and an echo model
     # shellcheck disable=SC2086 # the store's arguments are words
-    "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
+    CHAN_GATEWAY_PROVIDER_KEY=0x715a48a4b5929015260802e728408f658958759273c7dea32bb2b0540ca13e2e \
+        "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m \
         -jar "$jar" $store_args \
+        --chan.gateway.upstreams[0].name=echo --chan.gateway.upstreams[0].kind=echo \
+        --chan.gateway.models[0].id=echo-1 --chan.gateway.models[0].upstream=echo \
+        --chan.gateway.models[0].input-per-1k-tokens=0.00375 --chan.gateway.models[0].output-per-1k-tokens=0.015 \
         --server.port="$service_port" --chan.ledger.group-commit="$group_commit" \
         --server.tomcat.threads.max=200 --logging.level.root=WARN "$@" \
         > "/tmp/voucher-bench-service-$service_port.log" 2>&1 &

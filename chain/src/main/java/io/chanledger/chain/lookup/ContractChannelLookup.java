@@ -3,6 +3,7 @@ package io.chanledger.chain.lookup;
 import io.chanledger.chain.abi.ChannelContract;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Optional;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
 
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.OpenedChannel;
 import org.junit.jupiter.api.Test;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
 

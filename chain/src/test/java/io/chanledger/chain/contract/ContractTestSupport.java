@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigInteger;
 
-import io.chanledger.chain.devnet.CallOutcome;
-import io.chanledger.chain.devnet.ContractRevertedException;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.CallOutcome;
+import io.chanledger.testsupport.ContractRevertedException;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.OpenedChannel;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

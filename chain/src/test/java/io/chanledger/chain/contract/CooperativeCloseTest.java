@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigInteger;
 import java.util.Arrays;
 
-import io.chanledger.chain.devnet.CallOutcome;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.CallOutcome;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.OpenedChannel;
 import org.junit.jupiter.api.Test;
 import org.web3j.crypto.Sign;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;

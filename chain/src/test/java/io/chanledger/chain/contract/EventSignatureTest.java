@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.chain.devnet.ContractArtifact;
+import io.chanledger.testsupport.ContractArtifact;
 import org.junit.jupiter.api.Test;
 import org.web3j.crypto.Hash;
 

@@ -7,9 +7,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.chanledger.chain.devnet.CallOutcome;
-import io.chanledger.chain.devnet.ChannelSignatures;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.CallOutcome;
+import io.chanledger.testsupport.ChannelSignatures;
+import io.chanledger.testsupport.OpenedChannel;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.web3j.crypto.ECDSASignature;

@@ -1,17 +1,17 @@
 package io.chanledger.chain.contract;
 
-import static io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm.BYTES;
-import static io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm.V_R_S;
+import static io.chanledger.testsupport.UsdcAuthorizations.SignatureForm.BYTES;
+import static io.chanledger.testsupport.UsdcAuthorizations.SignatureForm.V_R_S;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
 import java.util.List;
 
-import io.chanledger.chain.devnet.Authorization;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.UsdcAuthorizations;
-import io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm;
+import io.chanledger.testsupport.Authorization;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.UsdcAuthorizations;
+import io.chanledger.testsupport.UsdcAuthorizations.SignatureForm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

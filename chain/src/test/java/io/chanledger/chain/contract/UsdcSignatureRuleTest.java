@@ -5,20 +5,20 @@ import static io.chanledger.chain.contract.UsdcAuthorizationTest.PAYER;
 import static io.chanledger.chain.contract.UsdcAuthorizationTest.RELAYER;
 import static io.chanledger.chain.contract.UsdcAuthorizationTest.USDC;
 import static io.chanledger.chain.contract.UsdcAuthorizationTest.VALUE;
-import static io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm.BYTES;
+import static io.chanledger.testsupport.UsdcAuthorizations.SignatureForm.BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-import io.chanledger.chain.devnet.Authorization;
-import io.chanledger.chain.devnet.ChannelSignatures;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.UsdcAuthorizations;
-import io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm;
-import io.chanledger.chain.devnet.UsdcSignatures;
+import io.chanledger.testsupport.Authorization;
+import io.chanledger.testsupport.ChannelSignatures;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.UsdcAuthorizations;
+import io.chanledger.testsupport.UsdcAuthorizations.SignatureForm;
+import io.chanledger.testsupport.UsdcSignatures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,7 +1,7 @@
 package io.chanledger.chain.contract;
 
-import static io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm.BYTES;
-import static io.chanledger.chain.devnet.UsdcAuthorizations.SignatureForm.V_R_S;
+import static io.chanledger.testsupport.UsdcAuthorizations.SignatureForm.BYTES;
+import static io.chanledger.testsupport.UsdcAuthorizations.SignatureForm.V_R_S;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -16,10 +16,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.chanledger.chain.devnet.Authorization;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.UsdcAuthorizations;
-import io.chanledger.chain.devnet.UsdcSignatures;
+import io.chanledger.testsupport.Authorization;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.UsdcAuthorizations;
+import io.chanledger.testsupport.UsdcSignatures;
 import io.chanledger.domain.eip712.Eip3009Vectors;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.chanledger.chain.contract;
 
 import io.chanledger.domain.eip712.KnownAnswerVectors;
 
-import static io.chanledger.chain.devnet.DevnetAccounts.CONSUMER_1;
-import static io.chanledger.chain.devnet.DevnetAccounts.PROVIDER_1;
+import static io.chanledger.testsupport.DevnetAccounts.CONSUMER_1;
+import static io.chanledger.testsupport.DevnetAccounts.PROVIDER_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.CallOutcome;
-import io.chanledger.chain.devnet.ChannelSignatures;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.CallOutcome;
+import io.chanledger.testsupport.ChannelSignatures;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.OpenedChannel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,14 +2,14 @@ package io.chanledger.chain.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.OpenedChannel;
-import io.chanledger.chain.devnet.RpcProxy;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.OpenedChannel;
+import io.chanledger.testsupport.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
-import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chanledger.chain.abi.ChannelContract;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.eip712.KnownAnswerVectors;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;

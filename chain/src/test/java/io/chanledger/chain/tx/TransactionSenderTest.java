@@ -3,9 +3,9 @@ package io.chanledger.chain.tx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.chain.abi.ChannelContract;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.RpcProxy;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

@@ -49,8 +49,7 @@ public class SecretSettingSources implements EnvironmentPostProcessor, Ordered {
                 new Secret("chan.gateway.provider-key", "CHAN_GATEWAY_PROVIDER_KEY", "chan.gateway.provider-key-file"),
                 new Secret("chan.gas-station.faucet-key", "CHAN_GAS_STATION_FAUCET_KEY",
                         "chan.gas-station.faucet-key-file"),
-                new Secret("chan.admin.token", "CHAN_ADMIN_TOKEN", null),
-                new Secret("chan.gateway.upstream.api-key", "CHAN_GATEWAY_UPSTREAM_API_KEY", null)));
+                new Secret("chan.admin.token", "CHAN_ADMIN_TOKEN", null)));
         for (int i = 0; i < NAMED_UPSTREAMS_CHECKED; i++) {
             // the variable Spring binds to this setting (a dash inside a name cannot be spelled in one)
             secrets.add(new Secret("chan.gateway.upstreams[" + i + "].api-key", "CHAN_GATEWAY_UPSTREAMS_" + i

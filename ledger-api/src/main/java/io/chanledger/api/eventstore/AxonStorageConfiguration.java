@@ -3,8 +3,7 @@ package io.chanledger.api.eventstore;
 import io.chanledger.api.config.LedgerProperties;
 import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.contract.ContractSettingsAggregateDefinition;
-import io.chanledger.api.ledger.readmodels.ReadModelProperties;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.time.Duration;
 import java.util.List;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -76,17 +75,17 @@ public class AxonStorageConfiguration {
     /**
      * Axon's event store, as Axon's auto-configuration makes it, with its reader woken as
      * {@link LingeringReaderEventStore} says and as many events kept in memory for the processors as
-     * {@link ReadModelProperties#cachedEvents()} says.
+     * {@link EventReaderSettings#cachedEvents()} says.
      */
     @Qualifier("eventStore")
     @Bean(name = "eventBus")
     EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration configuration,
-                                  ReadModelProperties readModels) {
+                                  EventReaderSettings reader) {
         return new LingeringReaderEventStore(EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
                 .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
                 .spanFactory(configuration.getComponent(EventBusSpanFactory.class)),
-                readModels.cachedEvents(), READER_FETCH_DELAY, readModels.batchLinger());
+                reader.cachedEvents(), READER_FETCH_DELAY, reader.batchLinger());
     }
 
     @Bean

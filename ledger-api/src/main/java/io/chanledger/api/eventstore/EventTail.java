@@ -1,29 +1,20 @@
 package io.chanledger.api.eventstore;
 
-import io.chanledger.domain.channel.ChannelEvent;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
-import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingEventStream;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
-import org.axonframework.messaging.GenericMessage;
-import org.axonframework.messaging.MetaData;
-import org.axonframework.serialization.CachingSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,18 +40,8 @@ import org.slf4j.LoggerFactory;
  * it has read all there is, and then follows the ring from where it stands if the ring holds that
  * place; the first stream to get there sets where the reader starts. The reader reads when woken
  * ({@link #wake}, after a commit) and every {@code fetchDelay} on its own, for the events other
- * instances commit.
- *
- * <p>The channel events this process committed reach the ring as its commit recorded them
- * ({@link #committed}): payload, meta data and identifier, with the token and time read back. They
- * are not parsed again from what the reader read back: parsing them was a fifth of the read models'
- * processor threads' time under the gateway bench (BENCHMARKS.md, "The paid request": Axon without what no one reads). Nor does the
- * ring keep what was read back (the stored bytes and their wrappers), which made each of its events
- * hold about 2 KiB where 0.8 do: the ring's events are most of what outlives a young collection
- * under load, so they are what each young collection copies, and once that is more than half the
- * survivor space the collector moves everything that survives once to the old generation, which
- * fills it (BENCHMARKS.md, "The paid request": the event ring). A channel event is a record of values that the store's
- * JSON gives back equal ({@code CommittedPayloadsTest}).
+ * instances commit. The channel events this process committed reach the ring as its commit
+ * recorded them ({@link #committed}, {@link CommittedEvents}), not as the reader read them back.
  */
 final class EventTail implements AutoCloseable {
 
@@ -68,14 +49,6 @@ final class EventTail implements AutoCloseable {
 
     /** An event and the reader's token before it: a stream whose last token that is reads this event next. */
     private record Slot(TrackingToken previousToken, TrackedEventMessage<?> event) {
-    }
-
-    /**
-     * What a commit of this process recorded of one of its events. Not the committed message itself:
-     * once the store has serialized it, it holds its stored bytes too.
-     */
-    private record Committed(String identifier, String type, String aggregateIdentifier, long sequenceNumber,
-                             Object payload, MetaData metaData) {
     }
 
     private final EventStorageEngine storage;
@@ -101,15 +74,8 @@ final class EventTail implements AutoCloseable {
     private boolean wakeRequested;
     private boolean closed;
     private Thread reader;
-    /**
-     * The channel events this process committed, by event identifier, until the reader reads them
-     * back; at most as many as the ring holds, the oldest dropped first (an event the reader read
-     * before its commit's hook ran here is parsed as other instances' events are). Guarded by their
-     * own monitor, not the ring's lock: the commit workers that fill them, on the payment path, do
-     * not wait for the streams that read the ring.
-     */
-    private final Map<String, Committed> committedEvents = new HashMap<>();
-    private final ArrayDeque<String> committedOrder = new ArrayDeque<>();
+    /** The channel events this process committed, until the reader reads them back; as many as the ring holds. */
+    private final CommittedEvents committedEvents;
 
     EventTail(EventStorageEngine storage, int capacity, Duration fetchDelay) {
         if (capacity < 1) {
@@ -118,6 +84,7 @@ final class EventTail implements AutoCloseable {
         this.storage = storage;
         this.ring = new Slot[capacity];
         this.fetchDelayNanos = fetchDelay.toNanos();
+        this.committedEvents = new CommittedEvents(capacity);
     }
 
     /** A stream of the store's events after {@code token} (from the first when null). */
@@ -137,20 +104,7 @@ final class EventTail implements AutoCloseable {
 
     /** Keeps the channel events among {@code events}, which this process has just committed. */
     void committed(List<? extends EventMessage<?>> events) {
-        synchronized (committedEvents) {
-            for (EventMessage<?> event : events) {
-                if (event instanceof DomainEventMessage<?> domain
-                        && ChannelEvent.class.isAssignableFrom(event.getPayloadType())) {
-                    committedEvents.put(event.getIdentifier(), new Committed(domain.getIdentifier(), domain.getType(),
-                            domain.getAggregateIdentifier(), domain.getSequenceNumber(), domain.getPayload(),
-                            domain.getMetaData()));
-                    committedOrder.add(event.getIdentifier());
-                    if (committedOrder.size() > ring.length) {
-                        committedEvents.remove(committedOrder.poll());
-                    }
-                }
-            }
-        }
+        committedEvents.add(events);
     }
 
     /** Has the reader read as soon as it can (after a commit): at once, or right after the read it is doing. */
@@ -238,7 +192,7 @@ final class EventTail implements AutoCloseable {
     }
 
     private void add(TrackedEventMessage<?> read) {
-        TrackedEventMessage<?> event = asCommitted(read);
+        TrackedEventMessage<?> event = committedEvents.asCommitted(read);
         lock.lock();
         try {
             newest++;
@@ -249,26 +203,6 @@ final class EventTail implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * The event read back as this process committed it, with the token and time read back, if this
-     * process committed it; else as read. Nothing else of what was read back is kept.
-     */
-    private TrackedEventMessage<?> asCommitted(TrackedEventMessage<?> read) {
-        Committed committed;
-        synchronized (committedEvents) {
-            committed = committedEvents.remove(read.getIdentifier());
-        }
-        if (committed == null) {
-            return read;
-        }
-        // one message and one time around the payload: a domain event message made first and then
-        // tracked would be two of each
-        return new GenericTrackedDomainEventMessage<>(read.trackingToken(), committed.type(),
-                committed.aggregateIdentifier(), committed.sequenceNumber(),
-                new GenericMessage<>(committed.identifier(), committed.payload(), committed.metaData()),
-                CachingSupplier.of(read.getTimestamp()));
     }
 
     /**

@@ -60,7 +60,7 @@ class ProviderSelfListingTest {
 
             try (ConfigurableApplicationContext restarted = startProvider(port, marketplace, Map.of(
                     "chan.gateway.models[0].id", "echo-1", "chan.gateway.models[0].name", "Echo One",
-                    "chan.gateway.models[0].input-per-1k-tokens", "0.005",
+                    "chan.gateway.models[0].upstream", "echo", "chan.gateway.models[0].input-per-1k-tokens", "0.005",
                     "chan.gateway.models[0].output-per-1k-tokens", "0.02"))) {
                 JsonNode health = listingHealth(port);
                 assertThat(health.path("status").asText()).as(health.toString()).isEqualTo("UP");

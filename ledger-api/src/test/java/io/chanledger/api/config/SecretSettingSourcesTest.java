@@ -60,7 +60,7 @@ class SecretSettingSourcesTest {
     @Test
     void refusesTheOtherSpellingsSpringWouldBind() {
         for (String argument : new String[]{"--chan.gateway.providerKey=" + KEY, "--chan.gateway.provider_key=" + KEY,
-                "--chan.gateway.upstream.apiKey=sk-test", "--chan.gateway.upstreams[3].apiKey=sk-test"}) {
+                "--chan.gateway.upstreams[3].apiKey=sk-test"}) {
             assertThatThrownBy(() -> SecretSettingSources.check(environment(List.of(argument), Map.of())))
                     .as(argument).isInstanceOf(SecretOnCommandLineException.class);
         }
@@ -88,12 +88,12 @@ class SecretSettingSourcesTest {
     @Test
     void takesSecretsFromTheEnvironmentAndOtherSettingsFromTheCommandLine() {
         StandardEnvironment environment = environment(List.of("--chan.gateway.name=Example", "--chan.admin.token=",
-                "--chan.gateway.provider-key-file=/run/secrets/provider-key"), Map.of("chan.gateway.enabled", "true"));
+                "--chan.gateway.provider-key-file=/run/secrets/provider-key"), Map.of("chan.gateway.name", "Example"));
         environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                 new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                         Map.of("CHAN_GATEWAY_PROVIDER_KEY", KEY, "CHAN_ADMIN_TOKEN", "t")));
         environment.getPropertySources().addLast(new MapPropertySource("Config resource 'application-secrets.yml'",
-                Map.of("chan.gateway.upstream.api-key", "sk-test")));
+                Map.of("chan.gateway.upstreams[0].api-key", "sk-test")));
 
         assertThatCode(() -> SecretSettingSources.check(environment)).doesNotThrowAnyException();
     }

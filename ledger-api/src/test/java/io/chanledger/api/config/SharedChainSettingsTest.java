@@ -16,8 +16,7 @@ import org.springframework.core.io.ClassPathResource;
 
 /**
  * {@code chan.chain.rpc.*} and {@code chan.chain.fees.*} are shared by the listener, the
- * watchtower and the gas station; the settings they replaced, and their environment variables,
- * still set them through application.yml.
+ * watchtower and the gas station, under these names only.
  */
 class SharedChainSettingsTest {
 
@@ -36,24 +35,16 @@ class SharedChainSettingsTest {
         assertThat(chain.fees()).isEqualTo(new ChainProperties.Fees(BigInteger.ONE, BigInteger.valueOf(9)));
     }
 
+    /** The names these settings had before set nothing: each setting has one name. */
     @Test
-    void theWatchtowersAndTheListenersOldNamesStillWork() throws IOException {
+    void theWatchtowersTheListenersAndTheGasStationsOldNamesSetNothing() throws IOException {
         ChainProperties chain = bind(Map.of("chan.gateway.watchtower.min-priority-fee", "40000000000",
                 "chan.gateway.watchtower.max-fee-cap", "90000000000", "chan.listener.rpc.timeout", "20s",
-                "chan.listener.rpc.max-attempts", "7"), Map.of());
-        assertThat(chain.rpc()).isEqualTo(new ChainProperties.Rpc(Duration.ofSeconds(20), 7));
-        assertThat(chain.fees()).isEqualTo(new ChainProperties.Fees(BigInteger.valueOf(40_000_000_000L),
-                BigInteger.valueOf(90_000_000_000L)));
-    }
-
-    @Test
-    void theGasStationsOldEnvironmentVariablesStillWork() throws IOException {
-        ChainProperties chain = bind(Map.of(), Map.of("CHAN_GAS_STATION_MIN_PRIORITY_FEE", "31000000000",
+                "chan.listener.rpc.max-attempts", "7"), Map.of("CHAN_GAS_STATION_MIN_PRIORITY_FEE", "31000000000",
                 "CHAN_GAS_STATION_MAX_FEE_CAP", "50000000000", "CHAN_GAS_STATION_RPC_TIMEOUT", "4s",
                 "CHAN_GAS_STATION_RPC_ATTEMPTS", "3"));
-        assertThat(chain.rpc()).isEqualTo(new ChainProperties.Rpc(Duration.ofSeconds(4), 3));
-        assertThat(chain.fees()).isEqualTo(new ChainProperties.Fees(BigInteger.valueOf(31_000_000_000L),
-                BigInteger.valueOf(50_000_000_000L)));
+        assertThat(chain.rpc()).isEqualTo(new ChainProperties.Rpc(Duration.ofSeconds(10), 5));
+        assertThat(chain.fees()).isEqualTo(new ChainProperties.Fees(BigInteger.valueOf(30_000_000_000L), null));
     }
 
     private static ChainProperties bind(Map<String, Object> arguments, Map<String, Object> environment)

@@ -32,10 +32,10 @@ class UnresolvedPlaceholdersTest {
 
     @Test
     void refusesEverySecretOrAddressLeftWithAnUnsetVariableNamingTheSettingAndTheVariable() {
-        for (String setting : new String[]{"chan.gateway.upstreams[0].api-key", "chan.gateway.upstream.api-key",
+        for (String setting : new String[]{"chan.gateway.upstreams[0].api-key", "chan.gateway.upstreams[4].api-key",
                 "chan.gateway.provider-key", "chan.gateway.provider-key-file", "chan.gas-station.faucet-key",
                 "chan.admin.token", "chan.chain.rpc-url", "chan.gateway.watchtower.rpc-url",
-                "chan.gateway.upstream.base-url", "chan.gateway.upstreams[2].url", "chan.provider.marketplace-url",
+                "chan.gateway.upstreams[3].base-url", "chan.gateway.upstreams[2].url", "chan.provider.marketplace-url",
                 "chan.gateway.upstreams[1].headers.x-api-key", "spring.datasource.url",
                 "spring.datasource.password"}) {
             StandardEnvironment environment = environment(Map.of(), Map.of(setting, "${" + UNSET + "}"));

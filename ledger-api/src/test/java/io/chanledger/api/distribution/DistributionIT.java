@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.domain.provider.ProviderIds;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -129,7 +129,6 @@ class DistributionIT {
                     finality: depth
                     depth: 0
                   gateway:
-                    enabled: true
                     name: Distribution test provider
                     description: Started from the unpacked distribution.
                     public-url: %s
@@ -137,10 +136,12 @@ class DistributionIT {
                     models:
                       - id: echo-dist
                         name: Echo from the distribution
+                        upstream: echo
                         input-per-1k-tokens: "0.004"
                         output-per-1k-tokens: "0.012"
-                    upstream:
-                      kind: echo
+                    upstreams:
+                      - name: echo
+                        kind: echo
                   provider:
                     marketplace-url: %s
                   embedded-store:

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.VoucherAccepted;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.lang.reflect.RecordComponent;
 import java.math.BigInteger;
 import java.time.Duration;

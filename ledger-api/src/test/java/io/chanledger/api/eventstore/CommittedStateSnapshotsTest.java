@@ -14,7 +14,7 @@ import io.chanledger.domain.channel.ChannelAggregateDefinition;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.OpenChannel;
 import io.chanledger.domain.channel.SettleRequest;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.chanledger.api.support;
 
 import io.chanledger.api.LedgerApplication;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;

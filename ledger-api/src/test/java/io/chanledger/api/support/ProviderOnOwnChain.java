@@ -1,8 +1,8 @@
 package io.chanledger.api.support;
 
 import io.chanledger.api.config.Role;
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.Devnet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;

@@ -20,7 +20,7 @@ public record AcceptVoucher(
         String signer,
         long receivedAt,
         MeteredRequest metering,
-        ChannelLookup.OnChainChannel openingFromContract) implements ChannelCommand {
+        OnChainChannel openingFromContract) implements ChannelCommand {
 
     public AcceptVoucher {
         Objects.requireNonNull(voucher, "voucher");
@@ -39,7 +39,7 @@ public record AcceptVoucher(
     }
 
     /** The same voucher, to be judged with the contract's view of its channel. */
-    public AcceptVoucher openingFrom(ChannelLookup.OnChainChannel channel) {
+    public AcceptVoucher openingFrom(OnChainChannel channel) {
         return new AcceptVoucher(voucher, signer, receivedAt, metering, channel);
     }
 

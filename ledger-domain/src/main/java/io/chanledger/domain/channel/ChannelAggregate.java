@@ -86,7 +86,7 @@ class ChannelAggregate {
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
     VoucherReceipt handle(AcceptVoucher command) {
         if (state == null) {
-            ChannelLookup.OnChainChannel onChain = command.openingFromContract();
+            OnChainChannel onChain = command.openingFromContract();
             if (onChain == null) {
                 throw rejection(VoucherRejection.CHANNEL_NOT_FOUND, "the ledger has no channel " + command.channelId());
             }
@@ -148,7 +148,7 @@ class ChannelAggregate {
             throw rejection(VoucherRejection.CHANNEL_CLOSING, "the provider authorised the close of channel "
                     + channelId + " at " + closeAskedByConsumer + "; open a new channel");
         }
-        checkUnprovenClose(now);
+        unprovenCloses.checkAdmits(channelId, state, now);
         if (state.highestNonce() != null && nonce.compareTo(state.highestNonce()) <= 0) {
             throw rejection(VoucherRejection.NONCE_NOT_INCREASING, "nonce " + nonce
                     + " is not above the last accepted nonce " + state.highestNonce()
@@ -174,33 +174,6 @@ class ChannelAggregate {
                 command.metering().holdUntil(), charged, command.metering().model()));
         return new VoucherReceipt(channelId, amount, nonce, increment, deposit, deposit.subtract(amount),
                 ChannelStatus.OPEN, false, charged, hold, amount.subtract(charged).subtract(held));
-    }
-
-    /**
-     * After a close authorization the consumer did not prove to have asked for, anyone may hold a
-     * signature the consumer could close with at that amount, however much it is charged later. The
-     * channel goes on paying (a stranger must not stop it), but only one request may take the
-     * charged total above the lowest such authorization the contract still honours: one is admitted
-     * only while nothing is charged above it and no other request runs (a lapsed hold is dropped by
-     * this voucher, and its request then charged nothing); above it, requests wait until the
-     * provider's claim above it is recorded, which voids it on-chain. So a consumer closing at that
-     * older amount takes at most one request unpaid, however long the claim takes.
-     */
-    private void checkUnprovenClose(long now) {
-        BigInteger floor = unprovenCloses.floor();
-        if (floor == null) {
-            return;
-        }
-        if (state.chargedTotal().compareTo(floor) > 0) {
-            throw rejection(VoucherRejection.CLAIM_PENDING, "channel " + channelId + " is charged "
-                    + state.chargedTotal() + ", above a close authorization at " + floor
-                    + " that anyone may have; requests wait until the provider's claim above it is on-chain");
-        }
-        if (state.heldAt(now).signum() > 0) {
-            throw rejection(VoucherRejection.CLAIM_PENDING, "a close authorization of channel " + channelId + " at "
-                    + floor + " is outstanding, and requests are served one at a time until the provider's claim"
-                    + " above it is on-chain; another request is running");
-        }
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.chanledger.domain.channel;
 
-import java.math.BigInteger;
 import java.util.Optional;
 
 /**
@@ -11,9 +10,4 @@ public interface ChannelLookup {
 
     /** Empty when the contract does not know the channel (never opened, or closed and deleted). */
     Optional<OnChainChannel> find(String channelId);
-
-    /** The contract's view of a channel at {@code blockNumber}. Addresses lowercase. */
-    record OnChainChannel(String consumer, String provider, BigInteger deposit, BigInteger claimed,
-                          long expiry, long blockNumber) {
-    }
 }

@@ -109,8 +109,8 @@ class ChannelAggregateTest {
                 VoucherRejection.AMOUNT_NOT_INCREASING);
     }
 
-    private static ChannelLookup.OnChainChannel onChain(BigInteger claimed) {
-        return new ChannelLookup.OnChainChannel(CONSUMER, PROVIDER, DEPOSIT, claimed, EXPIRY, 120);
+    private static OnChainChannel onChain(BigInteger claimed) {
+        return new OnChainChannel(CONSUMER, PROVIDER, DEPOSIT, claimed, EXPIRY, 120);
     }
 
     @Test

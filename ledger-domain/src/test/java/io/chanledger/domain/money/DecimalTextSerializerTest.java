@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
-import io.chanledger.domain.storage.EventStoreMapper;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
@@ -32,13 +31,5 @@ class DecimalTextSerializerTest {
         assertThat(written).contains("\"small\":\"1250000\"", "\"large\":\"" + Uint256.MAX + "\"",
                 "\"9223372036854775808\"", "\"-7\"");
         assertThat(decimal.readValue(written, Amounts.class)).isEqualTo(amounts);
-    }
-
-    @Test
-    void isWhatTheEventStoreWritesWith() throws Exception {
-        record Stored(BigInteger amount) {
-        }
-        String written = EventStoreMapper.create().writeValueAsString(new Stored(BigInteger.valueOf(42)));
-        assertThat(written).isEqualTo("{\"amount\":\"42\"}");
     }
 }

@@ -1,7 +1,7 @@
 package io.chanledger.projections.rebuild;
 
 import io.chanledger.domain.channel.ChannelEvent;
-import io.chanledger.domain.storage.EventTimestamps;
+import io.chanledger.storage.EventTimestamps;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceFold;
 import io.chanledger.projections.channel.ChannelBalanceProjection;

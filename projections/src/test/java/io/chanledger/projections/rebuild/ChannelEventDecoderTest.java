@@ -18,7 +18,7 @@ import io.chanledger.domain.channel.HoldRaised;
 import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.contract.FeeUpdated;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;

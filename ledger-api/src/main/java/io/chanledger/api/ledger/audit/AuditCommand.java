@@ -5,7 +5,7 @@ import io.chanledger.api.config.ChainProperties;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.chanledger.api.ledger.audit;
 
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 
 /**
@@ -11,7 +12,7 @@ public interface ChainReader {
     /** The block every read is made at. */
     long block();
 
-    /** The contract's view of a channel: all zero once closed (deleted) or never opened. */
+    /** The contract's view of a channel at {@link #block()}: all zero once closed (deleted) or never opened. */
     OnChainChannel channel(String channelId);
 
     /** What the contract still holds for a channel (deposit − claimed). */
@@ -19,14 +20,4 @@ public interface ChainReader {
 
     /** USDC held by {@code account}. */
     BigInteger tokenBalance(String account);
-
-    /** Addresses lowercase. */
-    record OnChainChannel(String consumer, String provider, BigInteger deposit, BigInteger claimed, long expiry) {
-
-        private static final String ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
-
-        public boolean exists() {
-            return !ZERO_ADDRESS.equals(consumer);
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package io.chanledger.api.ledger.audit;
 
 import io.chanledger.chain.rpc.EthApi;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +49,7 @@ public final class ContractChainReader implements ChainReader {
                 ref(new TypeReference<Uint256>() { }))));
         return new OnChainChannel(values.get(0).toString().toLowerCase(Locale.ROOT),
                 values.get(1).toString().toLowerCase(Locale.ROOT), (BigInteger) values.get(2).getValue(),
-                (BigInteger) values.get(3).getValue(), ((BigInteger) values.get(4).getValue()).longValueExact());
+                (BigInteger) values.get(3).getValue(), ((BigInteger) values.get(4).getValue()).longValueExact(), block);
     }
 
     @Override

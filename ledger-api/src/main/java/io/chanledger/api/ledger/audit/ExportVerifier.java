@@ -1,7 +1,5 @@
 package io.chanledger.api.ledger.audit;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.domain.channel.ChannelClaimed;
 import io.chanledger.domain.channel.ChannelClosed;
@@ -18,17 +16,13 @@ import io.chanledger.domain.contract.ContractSettings;
 import io.chanledger.domain.contract.FeeUpdated;
 import io.chanledger.domain.contract.UsdcUpdated;
 import io.chanledger.domain.eip712.ChanTypedData;
-import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip712Domain;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.domain.eip712.SignatureVerdict;
 import io.chanledger.projections.rebuild.ChannelEventDecoder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -119,16 +113,6 @@ public final class ExportVerifier {
         boolean closed;
     }
 
-    /** A signature to check: who must have signed which digest. */
-    private record SignatureCheck(long line, long globalIndex, String channelId, byte[] digest, String signature,
-                                  String expectedSigner, String code, String what) {
-    }
-
-    /** One line of the export: the stored event's envelope, and its payload's JSON as it stands in the line. */
-    private record Line(long globalIndex, String type, String aggregateId, long sequence, String payloadType,
-                        byte[] payload) {
-    }
-
     private final class Run {
         final List<Finding> findings = new ArrayList<>();
         final Map<String, Channel> channels = new HashMap<>();
@@ -147,7 +131,7 @@ public final class ExportVerifier {
                 return;
             }
             try {
-                Line event = envelope(text);
+                ExportLine event = ExportLine.read(text, mapper);
                 globalIndex = event.globalIndex();
                 channelId = event.aggregateId();
                 if (globalIndex <= lastGlobalIndex) {
@@ -158,9 +142,9 @@ public final class ExportVerifier {
                 String payloadType = event.payloadType();
                 if (isChannelEvent(payloadType, type)) {
                     channelEvents++;
-                    channelEvent(event.sequence(), decoder.decode(payloadType, payload(event), channelId));
+                    channelEvent(event.sequence(), decoder.decode(payloadType, event.payloadObject(), channelId));
                 } else if (contractId.equals(channelId) && payloadType.equals(CONTRACT_PACKAGE + type)) {
-                    contractEvent(type, payload(event));
+                    contractEvent(type, event.payloadObject());
                 }
             } catch (IOException | RuntimeException e) {
                 find("malformed_event", "not an event of an export: " + e.getMessage());
@@ -348,7 +332,7 @@ public final class ExportVerifier {
 
         void checkSignatures() {
             signatures += pending.size();
-            List<Finding> found = pending.parallelStream().map(ExportVerifier::judge)
+            List<Finding> found = pending.parallelStream().map(SignatureCheck::judge)
                     .filter(f -> f != null).toList();
             findings.addAll(found);
             pending.clear();
@@ -359,82 +343,12 @@ public final class ExportVerifier {
         }
     }
 
-    /**
-     * The envelope's fields, read as a tree would read them (a missing or unreadable number is 0,
-     * or -1 for the sequence), and the payload object's bytes exactly as they stand in the line.
-     */
-    private Line envelope(String text) throws IOException {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        long globalIndex = 0;
-        long sequence = -1;
-        String type = "";
-        String aggregateId = null;
-        String payloadType = "";
-        byte[] payload = null;
-        try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalArgumentException("a line is one JSON object");
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (field) {
-                    case "globalIndex" -> globalIndex = parser.getValueAsLong(0);
-                    case "sequence" -> sequence = parser.getValueAsLong(-1);
-                    case "type" -> type = value.isScalarValue() ? parser.getValueAsString("") : "";
-                    case "aggregateId" -> aggregateId = value.isScalarValue() ? parser.getValueAsString(null) : null;
-                    case "payloadType" -> payloadType = value.isScalarValue() ? parser.getValueAsString("") : "";
-                    case "payload" -> {
-                        if (value == JsonToken.START_OBJECT) {
-                            int start = (int) parser.currentTokenLocation().getByteOffset();
-                            parser.skipChildren();
-                            payload = Arrays.copyOfRange(bytes, start, (int) parser.currentLocation().getByteOffset());
-                        } else {
-                            payload = null;
-                        }
-                    }
-                    default -> parser.skipChildren();
-                }
-            }
-        }
-        return new Line(globalIndex, type, aggregateId, sequence, payloadType, payload);
-    }
-
-    private static byte[] payload(Line line) {
-        if (line.payload() == null) {
-            throw new IllegalArgumentException("the payload of " + line.type() + " is not a JSON object");
-        }
-        return line.payload();
-    }
-
     /** A field every event of its type carries; the mapper leaves a missing one null. */
     private static <T> T required(T value, String field) {
         if (value == null) {
             throw new IllegalArgumentException(field + " is missing");
         }
         return value;
-    }
-
-    private static Finding judge(SignatureCheck check) {
-        byte[] signature;
-        try {
-            signature = Hex.decode(check.signature());
-        } catch (IllegalArgumentException e) {
-            return finding(check, "the signature is not hex: " + e.getMessage());
-        }
-        SignatureVerdict verdict = ContractSignatureRule.recover(check.digest(), signature);
-        if (verdict instanceof SignatureVerdict.Rejected(var reason)) {
-            return finding(check, "the contract would refuse the signature of " + check.what() + " (" + reason.code() + ")");
-        }
-        String signer = ((SignatureVerdict.Recovered) verdict).signer();
-        if (!signer.equals(check.expectedSigner())) {
-            return finding(check, check.what() + " is signed by " + signer + ", not by " + check.expectedSigner());
-        }
-        return null;
-    }
-
-    private static Finding finding(SignatureCheck check, String detail) {
-        return new Finding(check.line(), check.globalIndex(), check.channelId(), check.code(), detail);
     }
 
     /** A channel event whose envelope names it consistently: its type is its payload type's simple name. */

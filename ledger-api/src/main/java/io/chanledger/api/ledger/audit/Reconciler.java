@@ -2,6 +2,7 @@ package io.chanledger.api.ledger.audit;
 
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,7 +57,7 @@ public final class Reconciler {
 
     private static void compare(ChannelState ledger, ChainReader chain, List<Finding> mismatches, BigInteger[] held) {
         String id = ledger.channelId();
-        ChainReader.OnChainChannel onChain = chain.channel(id);
+        OnChainChannel onChain = chain.channel(id);
         if (!onChain.exists()) {
             mismatches.add(new Finding(0, 0, id, "missing_on_chain", "the ledger holds the channel "
                     + ledger.status().code() + ", the contract has no such channel (closed, or never opened)"));

@@ -8,7 +8,7 @@ import io.chanledger.domain.channel.ChannelClosed;
 import io.chanledger.domain.channel.ChannelEvent;
 import io.chanledger.domain.channel.ChannelOpened;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import io.chanledger.projections.channel.ChannelBalance;
 import io.chanledger.projections.channel.ChannelBalanceRepository;
 import io.chanledger.projections.channel.NetworkTotals;

@@ -1,6 +1,7 @@
 package io.chanledger.api.ledger.readmodels;
 
 import io.chanledger.api.eventstore.CommitFlush;
+import io.chanledger.api.eventstore.EventReaderSettings;
 import io.chanledger.projections.readmodel.ReadModels;
 import io.chanledger.projections.rebuild.RebuildSettings;
 import org.axonframework.common.transaction.TransactionManager;
@@ -25,6 +26,12 @@ class ReadModelConfiguration {
     @Bean
     RebuildSettings rebuildSettings(ReadModelProperties properties) {
         return new RebuildSettings(properties.rebuildRowsInMemory(), properties.rebuildRowsPerWrite());
+    }
+
+    /** The event store's reader keeps and batches events as these read models want them. */
+    @Bean
+    EventReaderSettings eventReaderSettings(ReadModelProperties properties) {
+        return new EventReaderSettings(properties.cachedEvents(), properties.batchLinger());
     }
 
     /**

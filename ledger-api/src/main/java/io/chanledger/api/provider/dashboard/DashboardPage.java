@@ -1,6 +1,5 @@
 package io.chanledger.api.provider.dashboard;
 
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
 import io.chanledger.api.http.BuiltPage;
 import io.chanledger.api.http.NotFoundPage;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -27,7 +26,6 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @Hidden
 @Controller
-@ConditionalOnGateway
 @Order(Ordered.LOWEST_PRECEDENCE)
 class DashboardPage implements WebMvcConfigurer, NotFoundPage {
 

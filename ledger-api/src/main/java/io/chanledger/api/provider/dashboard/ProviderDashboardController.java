@@ -3,8 +3,7 @@ package io.chanledger.api.provider.dashboard;
 import io.chanledger.api.ledger.chain.ListenerHealthIndicator;
 import io.chanledger.api.ledger.channels.query.ChannelAudience;
 import io.chanledger.api.ledger.channels.query.ChannelViewer;
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.http.ApiProblem;
 import io.chanledger.api.ledger.readmodels.ReadModelProperties;
 import io.chanledger.api.ledger.wallet.WalletAuthenticator;
@@ -30,7 +29,6 @@ import org.springframework.web.bind.annotation.RestController;
  * every figure in it is the provider's revenue.
  */
 @RestController
-@ConditionalOnGateway
 @Tag(name = "Provider dashboard")
 class ProviderDashboardController {
 

@@ -58,7 +58,6 @@ import org.springframework.web.bind.annotation.RestController;
  * answer is a chat completion whose assistant message is the service's result as JSON text.
  */
 @RestController
-@ConditionalOnGateway
 class ChatCompletionsController {
 
     static final String VOUCHER_HEADER = "X-CHAN-Voucher";

@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.watchtower.ClaimStore;
 import io.chanledger.api.provider.watchtower.CloseWatch;
 import io.chanledger.domain.channel.AuthorizeClose;
@@ -10,6 +11,7 @@ import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.ChannelState;
 import io.chanledger.domain.channel.ChannelStatus;
 import io.chanledger.domain.channel.CloseAuthorizationRejectedException;
+import io.chanledger.domain.channel.OnChainChannel;
 import io.chanledger.domain.eip712.ChanTypedData;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;
@@ -41,7 +43,6 @@ import org.springframework.stereotype.Component;
  * cost the provider a claim), else 429 {@code rate_limited} with {@code Retry-After}.
  */
 @Component
-@ConditionalOnGateway
 class CloseAuthorizer {
 
     /**
@@ -127,7 +128,7 @@ class CloseAuthorizer {
         ChannelLookup chain = lookup.getIfAvailable();
         if (chain != null) {
             try {
-                floor = floor.max(chain.find(state.channelId()).map(ChannelLookup.OnChainChannel::claimed)
+                floor = floor.max(chain.find(state.channelId()).map(OnChainChannel::claimed)
                         .orElse(BigInteger.ZERO));
             } catch (RuntimeException unreachable) {
                 log.warn("could not read channel {} from the contract; closing above the recorded claims: {}",

@@ -25,7 +25,6 @@ import org.springframework.lang.Nullable;
  * and parsed here: a signature covers the body exactly as sent.
  */
 @RestController
-@ConditionalOnGateway
 class CloseChannelController {
 
     /** {@code excessToReturn} only when positive: see {@link CloseAuthorizer.Authorization}. */

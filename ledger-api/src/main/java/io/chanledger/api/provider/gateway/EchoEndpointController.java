@@ -24,7 +24,6 @@ import org.springframework.web.bind.annotation.RestController;
  * gateway benchmark compares paid requests with. Off by default: it serves without payment.
  */
 @RestController
-@ConditionalOnGateway
 @ConditionalOnProperty(prefix = "chan.gateway", name = "echo-endpoint", havingValue = "true")
 class EchoEndpointController {
 
@@ -32,7 +31,8 @@ class EchoEndpointController {
     private final ObjectMapper json;
 
     EchoEndpointController(GatewayProperties properties, ObjectMapper json, Clock clock) {
-        this.echo = new EchoUpstream(json, clock, Duration.ZERO, properties.upstream().echoAnswerTokens());
+        this.echo = new EchoUpstream(json, clock, Duration.ZERO,
+                Long.parseLong(EchoUpstream.DEFAULT_ANSWER_TOKENS));
         this.json = json;
     }
 

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class EchoUpstream implements Upstream {
 
     static final String PREFIX = "Echo: ";
+    /** The longest answer to a request that sets no output limit, unless an upstream's settings say otherwise. */
+    static final String DEFAULT_ANSWER_TOKENS = "256";
 
     private final ObjectMapper json;
     private final Clock clock;

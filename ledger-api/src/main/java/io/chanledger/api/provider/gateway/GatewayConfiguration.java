@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.ledger.channels.command.ChannelCommits;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.wallet.WalletAudience;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.watchtower.CloseWatch;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -23,14 +24,13 @@ import org.springframework.context.event.EventListener;
  * refusing its first paying request.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnGateway
 class GatewayConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
     @Bean
     ProviderIdentity providerIdentity(GatewayProperties properties) {
-        ProviderIdentity identity = ProviderIdentity.load(properties);
+        ProviderIdentity identity = ProviderIdentity.load(properties.providerKey(), properties.providerKeyFile());
         log.info("provider gateway '{}' serving as {}", properties.name(), identity.checksumAddress());
         return identity;
     }

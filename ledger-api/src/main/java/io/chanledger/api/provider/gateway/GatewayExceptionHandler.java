@@ -32,7 +32,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
         ProviderInfoController.class, EchoEndpointController.class,
         WordCountEndpointController.class})
 @Order(Ordered.HIGHEST_PRECEDENCE)
-@ConditionalOnGateway
 class GatewayExceptionHandler {
 
     static final String REQUIRED_HEADER = "X-CHAN-Required";

@@ -14,7 +14,6 @@ import org.springframework.stereotype.Component;
  * (its voucher re-sent while the request runs). {@code chan.gateway.charged}: base units charged.
  */
 @Component
-@ConditionalOnGateway
 class GatewayMetrics {
 
     private final MeterRegistry meters;

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The provider gateway: {@code chan.gateway.*}. Off unless {@code enabled}.
+ * The provider gateway: {@code chan.gateway.*}. It runs wherever the provider's role does
+ * ({@code chan.role} {@code provider} or {@code all}).
  *
  * @param providerKey the provider's private key (hex), normally {@code ${CHAN_GATEWAY_PROVIDER_KEY}};
  *        never logged, never rendered
@@ -21,8 +22,8 @@ import org.springframework.util.unit.DataSize;
  *        which start-up checks
  * @param echoEndpoint also serve the echo backend, unpaid, at {@code /echo/v1/chat/completions},
  *        as an OpenAI-compatible upstream for local runs and the benchmark
- * @param upstreams named upstreams a model may be routed to ({@link Model#upstream()}); a model
- *        that names none is served by {@code upstream}
+ * @param upstreams the upstreams that serve the models, by name: each model names one
+ *        ({@link Model#upstream()})
  * @param wordCountEndpoint also serve a word-count service, unpaid, at {@code /demo/word-count}, as
  *        an HTTP upstream for local runs and the benchmark
  * @param answerRetention how long a paid answer is kept for its voucher: re-sending the same voucher
@@ -36,7 +37,6 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
-        @DefaultValue("false") boolean enabled,
         @DefaultValue("Chan provider") String name,
         @DefaultValue("") String description,
         String providerKey,
@@ -46,8 +46,6 @@ public record GatewayProperties(
         @DefaultValue("15m") Duration holdTtl,
         @DefaultValue("false") boolean echoEndpoint,
         List<Model> models,
-        @DefaultValue Upstream upstream,
-        @DefaultValue Watchtower watchtower,
         List<NamedUpstream> upstreams,
         @DefaultValue("false") boolean wordCountEndpoint,
         @DefaultValue("10m") Duration answerRetention,
@@ -60,12 +58,12 @@ public record GatewayProperties(
         upstreams = upstreams == null ? List.of() : List.copyOf(upstreams);
     }
 
-    /** A gateway with the default upstream only. */
-    public GatewayProperties(boolean enabled, String name, String description, String providerKey,
+    /** A gateway without upstreams, with the other settings' defaults: for tests of its prices. */
+    public GatewayProperties(String name, String description, String providerKey,
                              String providerKeyFile, String publicUrl, String signingUrl, Duration holdTtl,
-                             boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
-        this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
-                models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
+                             boolean echoEndpoint, List<Model> models) {
+        this(name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
+                models, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
                 Duration.ofMinutes(1));
     }
 
@@ -74,7 +72,7 @@ public record GatewayProperties(
      * 1,000 input and output tokens as decimal USDC strings ("0.00375"); {@code flat}, one
      * {@code price} per request; or {@code per-unit}, {@code pricePerUnit} times the integer
      * parameter {@code unitParameter}, which must lie between {@code minUnits} and {@code maxUnits}.
-     * {@code upstream} names one of {@code chan.gateway.upstreams} (none: the default upstream).
+     * {@code upstream} names the one of {@code chan.gateway.upstreams} that serves it.
      * A model of an {@code http} upstream declares its {@code parameters} as a JSON Schema (JSON
      * text), an {@code example} of them (JSON text, checked against the schema at start-up) and a
      * one-line {@code description} for the docs; it may declare what a valid answer is,
@@ -91,7 +89,7 @@ public record GatewayProperties(
         public Model {
         }
 
-        /** A token-priced (or, with output price 0, flat-priced) model of the default upstream. */
+        /** A token-priced (or, with output price 0, flat-priced) model of no upstream: for tests of its prices. */
         public Model(String id, String name, String inputPer1kTokens, String outputPer1kTokens, Long created) {
             this(id, name, inputPer1kTokens, outputPer1kTokens, created, null, null, null, null, null, null, null,
                     null, null, null, null);
@@ -99,18 +97,27 @@ public record GatewayProperties(
     }
 
     /**
-     * An upstream a model names. {@code kind} {@code echo} and {@code openai} take the settings of
-     * {@link Upstream}; {@code http} calls {@code method} {@code url} with the request's
-     * parameters: every {@code {name}} in the URL is replaced by that parameter (URL-encoded),
-     * and the rest go as the JSON body ({@code params: json-body}, the default for POST, PUT and
-     * PATCH), as the query string ({@code query}, the default otherwise) or nowhere
-     * ({@code path}). {@code headers} are sent as given; the API key ({@code apiKey}, normally
-     * {@code ${SOME_ENVIRONMENT_VARIABLE}}, or the file {@code apiKeyFile}) goes in
-     * {@code apiKeyHeader}, as {@code Bearer <key>} when that is {@code Authorization}, else bare.
-     * An answer with one of {@code failureStatuses} ("5xx", "404"; default every status outside
-     * 2xx), longer than {@code maxAnswerBytes} or later than {@code timeout} is a failure. An
-     * {@code openai} upstream's deadlines are those of {@link Upstream}; their defaults apply to
-     * a named one too, except {@code timeout}, whose default here is the http kind's 30 s.
+     * An upstream that serves the models naming it, of one of three kinds. {@code echo}: built in,
+     * it answers the last user message; {@code echoStreamDelay} paces its streamed tokens like a
+     * real model's, {@code echoAnswerDelay} its whole answers (a request then runs, holding room on
+     * its channel, that long: what crash tests and benchmarks need to have requests in flight), and
+     * {@code echoAnswerTokens} is the longest answer it gives a request that sets no output limit.
+     * {@code openai}: any OpenAI-compatible API at {@code baseUrl}, e.g.
+     * {@code https://api.openai.com/v1}, its key in {@code apiKey}; its deadlines, after which the
+     * call is aborted and the request settled (a request holds room on its channel, and blocks its
+     * close, while it runs), are {@code timeout} for a whole answer, and for a stream
+     * {@code streamFirstByteTimeout} until its first event, {@code streamIdleTimeout} the longest
+     * silence while the next one is awaited and {@code streamTimeout} for all of it; the longest of
+     * them must stay well within {@code holdTtl} (checked at start-up). {@code http}: calls
+     * {@code method} {@code url} with the request's parameters: every {@code {name}} in the URL is
+     * replaced by that parameter (URL-encoded), and the rest go as the JSON body
+     * ({@code params: json-body}, the default for POST, PUT and PATCH), as the query string
+     * ({@code query}, the default otherwise) or nowhere ({@code path}). {@code headers} are sent as
+     * given; the API key ({@code apiKey}, normally {@code ${SOME_ENVIRONMENT_VARIABLE}}, or the file
+     * {@code apiKeyFile}) goes in {@code apiKeyHeader}, as {@code Bearer <key>} when that is
+     * {@code Authorization}, else bare. An answer with one of {@code failureStatuses} ("5xx",
+     * "404"; default every status outside 2xx), longer than {@code maxAnswerBytes} or later than
+     * {@code timeout} is a failure.
      */
     public record NamedUpstream(
             String name,
@@ -128,7 +135,7 @@ public record GatewayProperties(
             @DefaultValue("1MB") DataSize maxAnswerBytes,
             List<String> failureStatuses,
             @DefaultValue("0ms") Duration echoStreamDelay,
-            @DefaultValue("256") int echoAnswerTokens,
+            @DefaultValue(EchoUpstream.DEFAULT_ANSWER_TOKENS) int echoAnswerTokens,
             @DefaultValue("120s") Duration streamFirstByteTimeout,
             @DefaultValue("60s") Duration streamIdleTimeout,
             @DefaultValue("10m") Duration streamTimeout,
@@ -147,98 +154,14 @@ public record GatewayProperties(
         }
     }
 
-    /**
-     * Where requests are served: {@code kind} {@code echo} (built in) or {@code openai} (any
-     * OpenAI-compatible API at {@code baseUrl}, e.g. {@code https://api.openai.com/v1}, with
-     * {@code apiKey} from {@code ${CHAN_GATEWAY_UPSTREAM_API_KEY}}). {@code echoStreamDelay}
-     * paces the echo backend's streamed tokens like a real model's, {@code echoAnswerDelay} its whole
-     * answers (a request then runs, holding room on its channel, that long: what crash tests and
-     * benchmarks need to have requests in flight); {@code echoAnswerTokens} is the longest answer it
-     * gives a request that sets no output limit.
-     *
-     * <p>Deadlines of an {@code openai} upstream, after which the call is aborted and the request
-     * settled (a request holds room on its channel, and blocks its close, while it runs):
-     * {@code timeout} for a whole answer, headers and body; for a stream,
-     * {@code streamFirstByteTimeout} until its first event, {@code streamIdleTimeout} the longest
-     * silence while the next one is awaited, and {@code streamTimeout} for all of it. The longest
-     * of them must stay well within {@code holdTtl} (checked at start-up), so that no hold lapses
-     * while its request still runs.
-     */
-    public record Upstream(
-            @DefaultValue("echo") String kind,
-            String baseUrl,
-            String apiKey,
-            @DefaultValue("5s") Duration connectTimeout,
-            @DefaultValue("120s") Duration timeout,
-            @DefaultValue("0ms") Duration echoStreamDelay,
-            @DefaultValue("256") int echoAnswerTokens,
-            @DefaultValue("120s") Duration streamFirstByteTimeout,
-            @DefaultValue("60s") Duration streamIdleTimeout,
-            @DefaultValue("10m") Duration streamTimeout,
-            @DefaultValue("0ms") Duration echoAnswerDelay) {
-
-        @Override
-        public String toString() {
-            return "Upstream[kind=" + kind + ", baseUrl=" + baseUrl + ", apiKey=" + (blank(apiKey) ? "unset" : "***")
-                    + ", timeout=" + timeout + ", streamFirstByteTimeout=" + streamFirstByteTimeout
-                    + ", streamIdleTimeout=" + streamIdleTimeout + ", streamTimeout=" + streamTimeout + "]";
-        }
-    }
-
-    /**
-     * Claiming on-chain. A channel is claimed when what it earned and is unclaimed reaches
-     * {@code claimThreshold} (decimal USDC), and always once its expiry is its margin away on the
-     * chain's clock: {@code expiryMarginPercent} of the channel's life (expiry less the time of
-     * its open block), but never less than {@code expiryMarginMin} (which must cover a round, the
-     * chain's confirmation and a retry: keep it at least twice {@code interval}) and never more
-     * than {@code expiryMargin}. So a short channel is claimed near its end only, and one its
-     * consumer closes cooperatively before costs no claim. Transient failures are retried after {@code initialBackoff},
-     * doubling up to {@code maxBackoff}; a claim that keeps failing for other reasons stops after
-     * {@code maxAttempts}. {@code rpcUrl} overrides {@code chan.chain.rpc-url} for claims. Fees and the
-     * JSON-RPC client's timeout and attempts are the shared {@code chan.chain.fees} and
-     * {@code chan.chain.rpc}. What the chain paid above a channel's charged total (an expiry claim
-     * can only use a voucher the consumer signed) is given back to the consumer once the channel
-     * has ended, when it is more than {@code minReturn} (decimal USDC; 0: always).
-     */
-    public record Watchtower(
-            @DefaultValue("true") boolean enabled,
-            @DefaultValue("30s") Duration interval,
-            @DefaultValue("5") String claimThreshold,
-            @DefaultValue("1h") Duration expiryMargin,
-            @DefaultValue("5s") Duration initialBackoff,
-            @DefaultValue("5m") Duration maxBackoff,
-            @DefaultValue("6") int maxAttempts,
-            @DefaultValue("2m") Duration receiptTimeout,
-            String rpcUrl,
-            @DefaultValue("0") String minReturn,
-            @DefaultValue("10") int expiryMarginPercent,
-            @DefaultValue("60s") Duration expiryMarginMin) {
-
-        @ConstructorBinding
-        public Watchtower {
-            if (expiryMarginPercent < 0 || expiryMarginPercent > 100) {
-                throw new IllegalArgumentException("chan.gateway.watchtower.expiry-margin-percent must lie"
-                        + " between 0 and 100, not " + expiryMarginPercent);
-            }
-        }
-
-        /** The settings above with the default share of a channel's life and floor of its margin. */
-        public Watchtower(boolean enabled, Duration interval, String claimThreshold, Duration expiryMargin,
-                          Duration initialBackoff, Duration maxBackoff, int maxAttempts, Duration receiptTimeout,
-                          String rpcUrl, String minReturn) {
-            this(enabled, interval, claimThreshold, expiryMargin, initialBackoff, maxBackoff, maxAttempts,
-                    receiptTimeout, rpcUrl, minReturn, 10, Duration.ofSeconds(60));
-        }
-    }
-
-    static boolean blank(String text) {
+    public static boolean blank(String text) {
         return text == null || text.isBlank();
     }
 
     @Override
     public String toString() {
-        return "GatewayProperties[enabled=" + enabled + ", name=" + name + ", providerKey="
+        return "GatewayProperties[name=" + name + ", providerKey="
                 + (blank(providerKey) ? "unset" : "***") + ", providerKeyFile=" + providerKeyFile + ", models="
-                + models + ", upstream=" + upstream + ", upstreams=" + upstreams + ", watchtower=" + watchtower + "]";
+                + models + ", upstreams=" + upstreams + "]";
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.provider.ProviderIds;
 import io.chanledger.domain.provider.RegistrationMessage;

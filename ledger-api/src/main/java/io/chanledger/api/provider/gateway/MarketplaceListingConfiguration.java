@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -15,7 +16,6 @@ import org.springframework.context.event.EventListener;
  * listing starts after the web server, on a thread of its own, and never holds the start up.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnGateway
 @ConditionalOnExpression("'${chan.provider.marketplace-url:}'.trim() != ''")
 class MarketplaceListingConfiguration {
 

@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import io.chanledger.api.ledger.channels.command.ChannelCommits;
 import io.chanledger.api.ledger.channels.command.VoucherAdmission;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.watchtower.Watchtower;
 import io.chanledger.domain.channel.MeteredRequest;
 import io.chanledger.domain.channel.RaiseHold;
@@ -32,7 +33,6 @@ import org.springframework.stereotype.Component;
  * watchtower of this process to claim above it at once: until then the channel serves nothing.
  */
 @Component
-@ConditionalOnGateway
 class Metering {
 
     private static final Logger log = LoggerFactory.getLogger(Metering.class);

@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.eip712.Hex;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;

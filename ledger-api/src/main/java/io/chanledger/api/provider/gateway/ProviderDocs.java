@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.config.ProtocolProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.PriceKind;
 import io.chanledger.domain.provider.UnitPrice;
@@ -16,7 +17,6 @@ import org.springframework.stereotype.Component;
 
 /** The plain-text instructions of {@code /v1/docs}, written from the gateway's configuration. */
 @Component
-@ConditionalOnGateway
 class ProviderDocs {
 
     private final PriceList prices;

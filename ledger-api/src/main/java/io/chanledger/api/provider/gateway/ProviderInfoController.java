@@ -2,6 +2,7 @@ package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.domain.money.Usdc;
 import io.chanledger.domain.provider.Price;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,7 +23,6 @@ import org.springframework.web.bind.annotation.RestController;
  * read their answers.
  */
 @RestController
-@ConditionalOnGateway
 @CrossOrigin(origins = "*", methods = RequestMethod.GET, allowCredentials = "false", maxAge = 3600)
 class ProviderInfoController {
 

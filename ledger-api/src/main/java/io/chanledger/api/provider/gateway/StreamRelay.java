@@ -39,7 +39,6 @@ import org.springframework.stereotype.Component;
  * {@code upstream_timeout} event.
  */
 @Component
-@ConditionalOnGateway
 class StreamRelay {
 
     private static final Logger log = LoggerFactory.getLogger(StreamRelay.class);

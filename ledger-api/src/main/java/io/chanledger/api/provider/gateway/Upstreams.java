@@ -37,11 +37,6 @@ final class Upstreams {
     }
 
     static Upstreams of(GatewayProperties properties, PriceList prices, ObjectMapper json, Clock clock) {
-        GatewayProperties.Upstream defaults = properties.upstream();
-        Upstream defaultChat = chatUpstream("chan.gateway.upstream", defaults.kind(), defaults.baseUrl(),
-                defaults.apiKey(), defaults.connectTimeout(), deadlines("chan.gateway.upstream", defaults.timeout(),
-                        defaults.streamFirstByteTimeout(), defaults.streamIdleTimeout(), defaults.streamTimeout()),
-                defaults.echoStreamDelay(), defaults.echoAnswerDelay(), defaults.echoAnswerTokens(), json, clock);
         Map<String, Upstream> namedChat = new HashMap<>();
         Map<String, HttpServiceUpstream> namedServices = new HashMap<>();
         for (GatewayProperties.NamedUpstream named : properties.upstreams()) {
@@ -85,7 +80,11 @@ final class Upstreams {
                 services.put(model.id(), service);
                 continue;
             }
-            Upstream upstream = name == null ? defaultChat : namedChat.get(name);
+            if (GatewayProperties.blank(name)) {
+                throw new IllegalStateException(where + ".upstream: name the one of chan.gateway.upstreams that"
+                        + " serves it");
+            }
+            Upstream upstream = namedChat.get(name);
             if (upstream == null) {
                 throw new IllegalStateException(where + ".upstream: no upstream " + name
                         + " in chan.gateway.upstreams");
@@ -96,7 +95,7 @@ final class Upstreams {
             }
             chat.put(model.id(), upstream);
         }
-        checkHoldsOutlastCalls(properties, namedChat, namedServices, defaultChat);
+        checkHoldsOutlastCalls(properties, namedChat, namedServices);
         return new Upstreams(chat, services);
     }
 
@@ -116,11 +115,8 @@ final class Upstreams {
      * before then. Echo upstreams run in process and end on their own.
      */
     private static void checkHoldsOutlastCalls(GatewayProperties properties, Map<String, Upstream> namedChat,
-                                               Map<String, HttpServiceUpstream> namedServices, Upstream defaultChat) {
+                                               Map<String, HttpServiceUpstream> namedServices) {
         Map<String, Duration> longest = new LinkedHashMap<>();
-        if (defaultChat instanceof OpenAiUpstream openAi) {
-            longest.put("chan.gateway.upstream", openAi.deadlines().longest());
-        }
         namedChat.forEach((name, upstream) -> {
             if (upstream instanceof OpenAiUpstream openAi) {
                 longest.put("chan.gateway.upstreams[" + name + "]", openAi.deadlines().longest());
@@ -148,8 +144,7 @@ final class Upstreams {
                 }
                 yield new OpenAiUpstream(baseUrl, apiKey, connectTimeout, deadlines, json);
             }
-            default -> throw new IllegalStateException(where + ".kind must be echo, openai or http (named upstreams "
-                    + "only), not " + kind);
+            default -> throw new IllegalStateException(where + ".kind must be echo, openai or http, not " + kind);
         };
     }
 

@@ -17,7 +17,6 @@ import org.springframework.web.bind.annotation.RestController;
  * benchmark compares paid service requests with. Off by default: it serves without payment.
  */
 @RestController
-@ConditionalOnGateway
 @ConditionalOnProperty(prefix = "chan.gateway", name = "word-count-endpoint", havingValue = "true")
 class WordCountEndpointController {
 

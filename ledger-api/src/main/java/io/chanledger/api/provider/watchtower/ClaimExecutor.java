@@ -10,6 +10,7 @@ import io.chanledger.chain.tx.SendResult;
 import io.chanledger.chain.tx.TransactionRequest;
 import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.channel.ChannelLookup;
+import io.chanledger.domain.channel.OnChainChannel;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,11 +51,11 @@ final class ClaimExecutor {
     private final String contractAddress;
     private final ClaimStore store;
     private final Clock clock;
-    private final GatewayProperties.Watchtower settings;
+    private final WatchtowerProperties settings;
     private final WatchtowerMetrics metrics;
 
     ClaimExecutor(TransactionSender sender, EthApi eth, ChannelLookup contract, String contractAddress,
-                  ClaimStore store, Clock clock, GatewayProperties.Watchtower settings, WatchtowerMetrics metrics) {
+                  ClaimStore store, Clock clock, WatchtowerProperties settings, WatchtowerMetrics metrics) {
         this.sender = sender;
         this.eth = eth;
         this.contract = contract;
@@ -170,7 +171,7 @@ final class ClaimExecutor {
     }
 
     private BigInteger contractClaimed(ClaimPlanner.Plan plan) {
-        return contract.find(plan.channelId()).map(ChannelLookup.OnChainChannel::claimed).orElse(BigInteger.ZERO);
+        return contract.find(plan.channelId()).map(OnChainChannel::claimed).orElse(BigInteger.ZERO);
     }
 
     Duration backoff(int failures) {
@@ -178,7 +179,7 @@ final class ClaimExecutor {
     }
 
     /** The wait after {@code failures} tries: the initial backoff doubled per try, at most the maximum. */
-    static Duration backoff(GatewayProperties.Watchtower settings, int failures) {
+    static Duration backoff(WatchtowerProperties settings, int failures) {
         long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
         Duration wait = settings.initialBackoff().multipliedBy(factor);
         return wait.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : wait;

@@ -1,6 +1,5 @@
 package io.chanledger.api.provider.watchtower;
 
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
@@ -16,7 +15,6 @@ import org.springframework.stereotype.Component;
 
 /** The watchtower's claims ({@code gateway_claim}): what was tried, how it went, what comes next. */
 @Component
-@ConditionalOnGateway
 public class ClaimStore {
 
     enum Status {

@@ -12,7 +12,7 @@ import io.chanledger.api.provider.gateway.GatewayProperties;
  */
 record ExpiryMargin(long percent, long floorSeconds, long ceilingSeconds) {
 
-    static ExpiryMargin of(GatewayProperties.Watchtower settings) {
+    static ExpiryMargin of(WatchtowerProperties settings) {
         return new ExpiryMargin(settings.expiryMarginPercent(), settings.expiryMarginMin().toSeconds(),
                 settings.expiryMargin().toSeconds());
     }

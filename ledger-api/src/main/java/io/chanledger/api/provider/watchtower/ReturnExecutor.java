@@ -58,11 +58,11 @@ final class ReturnExecutor {
     private final ReturnStore store;
     private final CommandGateway commands;
     private final Clock clock;
-    private final GatewayProperties.Watchtower settings;
+    private final WatchtowerProperties settings;
     private final WatchtowerMetrics metrics;
 
     ReturnExecutor(TransactionSender sender, EthApi eth, String usdc, ReturnStore store, CommandGateway commands,
-                   Clock clock, GatewayProperties.Watchtower settings, WatchtowerMetrics metrics) {
+                   Clock clock, WatchtowerProperties settings, WatchtowerMetrics metrics) {
         this.sender = sender;
         this.eth = eth;
         this.usdc = usdc.toLowerCase(Locale.ROOT);

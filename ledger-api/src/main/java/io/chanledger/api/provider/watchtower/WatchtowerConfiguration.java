@@ -2,9 +2,7 @@ package io.chanledger.api.provider.watchtower;
 
 import io.chanledger.api.ledger.chain.ListenerProperties;
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
-import io.chanledger.api.provider.gateway.GatewayProperties;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.chain.ingest.ListenerStore;
 import io.chanledger.chain.lookup.ContractChannelLookup;
@@ -40,16 +38,14 @@ import org.web3j.crypto.Credentials;
  * the claims' retries and the listener's polling never wait on each other.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnGateway
 @ConditionalOnProperty(prefix = "chan.gateway.watchtower", name = "enabled", havingValue = "true", matchIfMissing = true)
 class WatchtowerConfiguration {
 
     @Bean(destroyMethod = "close")
     @Conditional(ClaimsConfigured.class)
-    Watchtower watchtower(GatewayProperties properties, ChainProperties chain, ProviderIdentity identity,
+    Watchtower watchtower(WatchtowerProperties settings, ChainProperties chain, ProviderIdentity identity,
                           ChannelHistory history, ClaimStore store, DataSource dataSource, Clock clock,
                           MeterRegistry meters, CommandGateway commands, ChainViewCheck chainViewCheck) {
-        GatewayProperties.Watchtower settings = properties.watchtower();
         String rpcUrl = StringUtils.hasText(settings.rpcUrl()) ? settings.rpcUrl() : chain.rpcUrl();
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, chain.rpc().timeout(), retry));
@@ -66,7 +62,7 @@ class WatchtowerConfiguration {
     }
 
     /** A watchtower claiming with the key of {@code provider} through {@code eth}. */
-    static Watchtower create(GatewayProperties.Watchtower settings, EthApi eth, ChainProperties chain,
+    static Watchtower create(WatchtowerProperties settings, EthApi eth, ChainProperties chain,
                              Credentials provider, ChannelHistory history, ClaimStore store, JdbcTemplate jdbc,
                              Clock clock, WatchtowerMetrics metrics, CommandGateway commands,
                              ChainViewCheck chainViewCheck) {
@@ -88,7 +84,7 @@ class WatchtowerConfiguration {
     @EventListener(ApplicationReadyEvent.class)
     void startWatchtower(ApplicationReadyEvent ready) {
         ObjectProvider<Watchtower> watchtower = ready.getApplicationContext().getBeanProvider(Watchtower.class);
-        GatewayProperties properties = ready.getApplicationContext().getBean(GatewayProperties.class);
-        watchtower.ifAvailable(w -> w.start(properties.watchtower().interval()));
+        WatchtowerProperties settings = ready.getApplicationContext().getBean(WatchtowerProperties.class);
+        watchtower.ifAvailable(w -> w.start(settings.interval()));
     }
 }

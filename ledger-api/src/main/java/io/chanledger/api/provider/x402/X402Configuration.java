@@ -1,8 +1,7 @@
 package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.config.ChainProperties;
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -23,7 +22,6 @@ import org.springframework.context.annotation.Configuration;
  * (at start, then every {@link #RECOVERY_INTERVAL}).
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnGateway
 @Conditional(X402Configured.class)
 class X402Configuration {
 

@@ -3,7 +3,6 @@ package io.chanledger.api.provider.x402;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.chanledger.api.provider.gateway.ConditionalOnGateway;
 import io.chanledger.api.provider.x402.X402Settlement.Reservation;
 import io.chanledger.api.provider.x402.X402Settlement.Settlement;
 import io.chanledger.api.provider.x402.X402Settlement.Verification;
@@ -31,7 +30,6 @@ import org.springframework.web.bind.annotation.RestController;
  * in the body (a refusal carries the spec's reason), but a body that is not a JSON object: 400.
  */
 @RestController
-@ConditionalOnGateway
 @Conditional(X402Configured.class)
 @ConditionalOnProperty(prefix = "chan.gateway.x402.facilitator", name = "endpoints", havingValue = "true",
         matchIfMissing = true)

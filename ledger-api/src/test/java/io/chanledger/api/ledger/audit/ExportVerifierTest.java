@@ -20,7 +20,7 @@ import io.chanledger.domain.channel.RequestSettled;
 import io.chanledger.domain.channel.VoucherAccepted;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.domain.storage.EventStoreMapper;
+import io.chanledger.storage.EventStoreMapper;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.math.BigInteger;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.ledger.chain.ListenerLifecycle;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigInteger;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.ChannelState;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.ChannelState;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.OpenedChannel;
 import java.math.BigInteger;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,14 +1,14 @@
 package io.chanledger.api.ledger.chain;
 
-import static io.chanledger.chain.devnet.DevnetAccounts.CONSUMER_1;
-import static io.chanledger.chain.devnet.DevnetAccounts.PROVIDER_1;
+import static io.chanledger.testsupport.DevnetAccounts.CONSUMER_1;
+import static io.chanledger.testsupport.DevnetAccounts.PROVIDER_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.CallOutcome;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.CallOutcome;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.OpenedChannel;
 import io.chanledger.domain.eip712.KnownAnswerVectors;
 import io.chanledger.domain.chain.ChainRef;
 import io.chanledger.domain.channel.AcceptVoucher;

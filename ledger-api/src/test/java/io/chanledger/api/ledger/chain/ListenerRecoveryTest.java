@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.chain.ingest.BatchCommitter;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.chain.ingest.Checkpoint;

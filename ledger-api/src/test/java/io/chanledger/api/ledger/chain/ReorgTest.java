@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.chain.ingest.Checkpoint;
 import io.chanledger.chain.ingest.Finality;

@@ -1,8 +1,8 @@
 package io.chanledger.api.ledger.chain;
 
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.chain.ingest.BatchCommitter;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.chain.ingest.Finality;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.support.TestDatabases;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -30,8 +30,7 @@ class SigningDomainStartupTest {
                         "--chan.chain.chain-id=" + chainId,
                         "--chan.chain.channel-contract=" + DEVNET.channelAddress(),
                         "--chan.chain.usdc=" + DEVNET.usdcAddress(),
-                        "--chan.listener.enabled=false",
-                        "--chan.gateway.enabled=false");
+                        "--chan.listener.enabled=false");
     }
 
     @Test

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.channel.CloseKind;
 import io.chanledger.domain.channel.RecordClaim;
 import io.chanledger.domain.channel.RecordClose;

@@ -29,7 +29,7 @@ class MarketplaceOnEmbeddedStoreTest {
         DigestSigner wallet = Registrations.newWallet("embedded");
         try (StubProvider stub = new StubProvider(wallet.address()).price("embedded-chat", "0.001", "0.002");
              ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class).run(
-                     "--server.port=0", "--chan.embedded-store.directory=" + dataDir,
+                     "--server.port=0", "--chan.role=marketplace", "--chan.embedded-store.directory=" + dataDir,
                      SecretsFile.argument(dataDir, Map.of("chan.admin.token", Registrations.ADMIN_TOKEN)),
                      "--chan.marketplace.allow-private-addresses=true", "--chan.marketplace.health.interval=300ms",
                      "--chan.marketplace.health.jitter=10ms", "--chan.marketplace.health.failures-before-offline=1")) {

@@ -5,7 +5,7 @@ import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.ledger.wallet.WalletAuthenticator;
 import io.chanledger.api.ledger.wallet.WalletRequestMessage;
 import io.chanledger.api.ledger.wallet.WalletSigning;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.eip712.DigestSigner;
 import java.math.BigInteger;
 import java.net.URI;

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;

@@ -1,6 +1,6 @@
 package io.chanledger.api.marketplace.gasstation;
 
-import io.chanledger.chain.devnet.RpcProxy;
+import io.chanledger.testsupport.RpcProxy;
 import static io.chanledger.api.marketplace.gasstation.GasStationFixtures.FIVE_USDC;
 import static io.chanledger.api.marketplace.gasstation.GasStationFixtures.GRANT;
 import static io.chanledger.api.marketplace.gasstation.GasStationFixtures.events;
@@ -15,7 +15,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.projections.gasgrant.GasGrantRow;
 import io.chanledger.projections.gasgrant.GasGrantTable;
 import java.math.BigInteger;

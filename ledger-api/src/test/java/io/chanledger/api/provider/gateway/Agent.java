@@ -1,8 +1,8 @@
 package io.chanledger.api.provider.gateway;
 
 import io.chanledger.api.support.Http;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.OpenedChannel;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.OpenedChannel;
 import io.chanledger.domain.eip712.DigestSigner;
 import io.chanledger.domain.eip712.Hex;
 import java.math.BigInteger;

@@ -3,13 +3,14 @@ package io.chanledger.api.provider.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.ledger.wallet.WalletSigning;
 import io.chanledger.api.provider.watchtower.Watchtower;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.api.ledger.channels.command.VoucherAdmission;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;

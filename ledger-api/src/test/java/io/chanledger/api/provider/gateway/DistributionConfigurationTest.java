@@ -44,7 +44,6 @@ class DistributionConfigurationTest {
         PriceList prices = PriceList.of(gateway, 0, JSON);
         Upstreams upstreams = Upstreams.of(gateway, prices, JSON, Clock.systemUTC());
 
-        assertThat(gateway.enabled()).isTrue();
         assertThat(gateway.providerKey()).as("the wallet's key is a file, never the file's text").isNull();
         assertThat(gateway.providerKeyFile()).isEqualTo("/etc/chan-ledger/provider.key");
         assertThat(gateway.publicUrl()).startsWith("https://");
@@ -81,7 +80,8 @@ class DistributionConfigurationTest {
         assertThat(marketplace.marketplaceUrl()).isEqualTo("https://marketplace.example");
         ChainProperties chain = binder.bind("chan.chain", Bindable.of(ChainProperties.class)).get();
         assertThat(chain.rpcUrl()).isEqualTo("https://polygon.node.example/key-123");
-        assertThat(binder.bind("chan.gateway.enabled", Boolean.class).orElse(false)).isFalse();
+        assertThat(binder.bind("chan.gateway", Bindable.mapOf(String.class, Object.class)).isBound())
+                .as("no provider setting in the marketplace's file").isFalse();
         assertThat(binder.bind("chan.embedded-store.directory", String.class).get())
                 .as("a store of its own beside a provider's in the same working directory").isEqualTo("./data/marketplace");
         assertNoUnresolvedPlaceholder(sources, binder);

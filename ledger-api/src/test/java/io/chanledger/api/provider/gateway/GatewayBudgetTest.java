@@ -5,6 +5,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
@@ -81,8 +82,8 @@ class GatewayBudgetTest extends LedgerIntegrationTest {
 
     @BeforeEach
     void wireGatewayWithItsOwnPrices() {
-        prices = PriceList.of(new GatewayProperties(true, "budget", "", null, null, null, null, Duration.ofMinutes(10),
-                false, MODELS, null, null), 0);
+        prices = PriceList.of(new GatewayProperties("budget", "", null, null, null, null, Duration.ofMinutes(10),
+                false, MODELS), 0);
         EchoUpstream echo = new EchoUpstream(json, Clock.systemUTC(), Duration.ZERO, ANSWER_TOKENS);
         gateway = StandaloneGateway.over(echo, prices, context);
     }

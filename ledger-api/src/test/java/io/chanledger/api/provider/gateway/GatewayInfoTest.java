@@ -3,6 +3,7 @@ package io.chanledger.api.provider.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.eip712.Hex;

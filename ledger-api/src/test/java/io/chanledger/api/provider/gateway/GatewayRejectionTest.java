@@ -3,6 +3,7 @@ package io.chanledger.api.provider.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;

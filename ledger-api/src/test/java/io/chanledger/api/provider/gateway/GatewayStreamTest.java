@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;

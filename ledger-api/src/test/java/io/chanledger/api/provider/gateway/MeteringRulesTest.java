@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.knuddels.jtokkit.api.EncodingType;
+import io.chanledger.api.provider.ProviderIdentity;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,8 +19,7 @@ class MeteringRulesTest {
     private final ObjectMapper json = new ObjectMapper();
 
     private static GatewayProperties properties(List<GatewayProperties.Model> models, String key) {
-        return new GatewayProperties(true, "p", "", key, null, null, null, Duration.ofMinutes(10), false, models,
-                null, null);
+        return new GatewayProperties("p", "", key, null, null, null, Duration.ofMinutes(10), false, models);
     }
 
     private ChatRequest parse(String body) {
@@ -173,10 +173,10 @@ class MeteringRulesTest {
     @Test
     void theProviderKeyIsNeverRepeatedInErrorsNorShownInSettings() {
         String secret = "0x" + "zz".repeat(32);
-        assertThatThrownBy(() -> ProviderIdentity.load(properties(List.of(), secret)))
+        assertThatThrownBy(() -> ProviderIdentity.load(secret, null))
                 .hasMessageNotContaining("zz");
         String key = "0x715a48a4b5929015260802e728408f658958759273c7dea32bb2b0540ca13e2e";
-        ProviderIdentity identity = ProviderIdentity.load(properties(List.of(), key));
+        ProviderIdentity identity = ProviderIdentity.load(key, null);
         assertThat(identity.toString()).doesNotContain(key.substring(2));
         assertThat(properties(List.of(), key).toString()).doesNotContain(key.substring(2));
         assertThat(identity.address()).matches("0x[0-9a-f]{40}");

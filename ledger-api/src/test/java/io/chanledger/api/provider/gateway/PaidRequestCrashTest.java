@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.ServiceProcess;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
@@ -117,9 +117,9 @@ class PaidRequestCrashTest {
             Devnet devnet = Devnet.shared();
             Credentials providerWallet = Credentials.create(Keys.createEcKeyPair());
             List<String> arguments = new ArrayList<>(arguments(dataDir, devnet, providerWallet));
-            arguments.addAll(List.of("--chan.gateway.upstreams[0].name=counter",
-                    "--chan.gateway.upstreams[0].kind=http",
-                    "--chan.gateway.upstreams[0].url=http://127.0.0.1:" + upstream.getAddress().getPort() + "/count",
+            arguments.addAll(List.of("--chan.gateway.upstreams[1].name=counter",
+                    "--chan.gateway.upstreams[1].kind=http",
+                    "--chan.gateway.upstreams[1].url=http://127.0.0.1:" + upstream.getAddress().getPort() + "/count",
                     "--chan.gateway.models[1].id=" + SERVICE_MODEL, "--chan.gateway.models[1].upstream=counter",
                     "--chan.gateway.models[1].pricing=flat", "--chan.gateway.models[1].price=0.002",
                     "--chan.gateway.models[1].parameters={\"type\":\"object\",\"required\":[\"text\"],"
@@ -409,14 +409,15 @@ class PaidRequestCrashTest {
                 "--chan.chain.rpc-url=" + devnet.rpcUrl(),
                 "--chan.listener.finality=depth", "--chan.listener.depth=0", "--chan.listener.poll-interval=500ms",
                 "--chan.listener.start-block=" + devnet.deployBlock(),
-                "--chan.gateway.enabled=true",
                 "--chan.gateway.watchtower.enabled=false",
                 "--chan.gateway.models[0].id=" + MODEL,
                 "--chan.gateway.models[0].name=Echo Flat",
                 "--chan.gateway.models[0].pricing=flat",
                 "--chan.gateway.models[0].price=0.002",
-                "--chan.gateway.upstream.kind=echo",
-                "--chan.gateway.upstream.echo-answer-delay=" + echoDelay.toMillis() + "ms",
+                "--chan.gateway.models[0].upstream=echo",
+                "--chan.gateway.upstreams[0].name=echo",
+                "--chan.gateway.upstreams[0].kind=echo",
+                "--chan.gateway.upstreams[0].echo-answer-delay=" + echoDelay.toMillis() + "ms",
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",
                 // snapshots every few events, taken with holds running and written while the kill can
                 // land: the restarted service reads its channels, charges and holds back from them

@@ -122,7 +122,8 @@ class ServiceDeclarationTest {
                 .hasMessageContaining("chan.gateway.upstreams[vpn].params must be json-body, query or path");
         assertThatThrownBy(() -> start(Map.of("chan.gateway.upstreams[0].headers.Host", "elsewhere")))
                 .hasMessageContaining("chan.gateway.upstreams[vpn].headers");
-        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "",
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "chat",
+                "chan.gateway.upstreams[1].name", "chat", "chan.gateway.upstreams[1].kind", "echo",
                 "chan.gateway.models[0].pricing", "flat", "chan.gateway.models[0].price", "0.01")))
                 .hasMessageContaining("parameters and per-unit pricing are for models of an http upstream");
         assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].answer-schema", "{\"type\": ")))
@@ -131,7 +132,8 @@ class ServiceDeclarationTest {
                 .hasMessageContaining("chan.gateway.models[lease].answer-schema is not a valid JSON Schema");
         assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].answer-schema", "[]")))
                 .hasMessageContaining("chan.gateway.models[lease].answer-schema must be a JSON Schema");
-        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "",
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "chat",
+                "chan.gateway.upstreams[1].name", "chat", "chan.gateway.upstreams[1].kind", "echo",
                 "chan.gateway.models[0].pricing", "flat", "chan.gateway.models[0].price", "0.01",
                 "chan.gateway.models[0].parameters", "", "chan.gateway.models[0].example", "",
                 "chan.gateway.models[0].answer-schema", "{\"type\": \"object\"}")))
@@ -216,7 +218,10 @@ class ServiceDeclarationTest {
 
         assertThat(upstreams.chat(prices.model("stub-chat-1").orElseThrow())).isInstanceOf(OpenAiUpstream.class);
         assertThat(prices.model("stub-chat-flat").orElseThrow().outputPer1k()).isZero();
-        assertThat(properties.upstream().baseUrl()).isEqualTo("http://127.0.0.1:8083/v1");
+        assertThat(properties.upstreams()).singleElement().satisfies(chat -> {
+            assertThat(chat.kind()).isEqualTo("openai");
+            assertThat(chat.baseUrl()).isEqualTo("http://127.0.0.1:8083/v1");
+        });
     }
 
     private static String queryValue(String query) {

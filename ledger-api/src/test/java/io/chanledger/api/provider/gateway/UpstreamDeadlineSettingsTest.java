@@ -22,14 +22,16 @@ class UpstreamDeadlineSettingsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A gateway selling one chat model of an openai default upstream, with {@code overrides} applied. */
+    /** A gateway selling one chat model of an openai upstream, {@code chat}, with {@code overrides} applied. */
     private static Upstreams start(Map<String, String> overrides) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "chan.gateway.models[0].id", "m",
                 "chan.gateway.models[0].input-per-1k-tokens", "0.001",
                 "chan.gateway.models[0].output-per-1k-tokens", "0.002",
-                "chan.gateway.upstream.kind", "openai",
-                "chan.gateway.upstream.base-url", "http://127.0.0.1:9/v1"));
+                "chan.gateway.models[0].upstream", "chat",
+                "chan.gateway.upstreams[0].name", "chat",
+                "chan.gateway.upstreams[0].kind", "openai",
+                "chan.gateway.upstreams[0].base-url", "http://127.0.0.1:9/v1"));
         settings.putAll(overrides);
         GatewayProperties properties = new Binder(new MapConfigurationPropertySource(settings))
                 .bindOrCreate("chan.gateway", Bindable.of(GatewayProperties.class));
@@ -41,7 +43,7 @@ class UpstreamDeadlineSettingsTest {
         Upstreams upstreams = start(Map.of());
         OpenAiUpstream.Deadlines deadlines = ((OpenAiUpstream) upstreams.chat(modelM())).deadlines();
 
-        assertThat(deadlines).isEqualTo(new OpenAiUpstream.Deadlines(Duration.ofSeconds(120), Duration.ofSeconds(120),
+        assertThat(deadlines).isEqualTo(new OpenAiUpstream.Deadlines(Duration.ofSeconds(30), Duration.ofSeconds(120),
                 Duration.ofSeconds(60), Duration.ofMinutes(10)));
         assertThat(deadlines.longest().plus(Upstreams.SETTLE_MARGIN)).isLessThan(Duration.ofMinutes(15));
     }
@@ -68,29 +70,39 @@ class UpstreamDeadlineSettingsTest {
                 .as("the default whole-stream limit, 10 minutes, plus the settling margin")
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("chan.gateway.hold-ttl (PT10M) must exceed the longest call of "
-                        + "chan.gateway.upstream (PT10M)");
-        assertThatThrownBy(() -> start(Map.of("chan.gateway.upstream.timeout", "20m")))
-                .hasMessageContaining("chan.gateway.upstream (PT20M)");
+                        + "chan.gateway.upstreams[chat] (PT10M)");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.upstreams[0].timeout", "20m")))
+                .hasMessageContaining("chan.gateway.upstreams[chat] (PT20M)");
         assertThatThrownBy(() -> start(Map.of("chan.gateway.hold-ttl", "1m",
-                "chan.gateway.upstream.kind", "echo",
-                "chan.gateway.upstreams[0].name", "svc",
-                "chan.gateway.upstreams[0].url", "http://127.0.0.1:9/svc",
-                "chan.gateway.upstreams[0].timeout", "30s")))
+                "chan.gateway.upstreams[0].kind", "echo",
+                "chan.gateway.upstreams[1].name", "svc",
+                "chan.gateway.upstreams[1].url", "http://127.0.0.1:9/svc",
+                "chan.gateway.upstreams[1].timeout", "30s")))
                 .as("an http upstream's timeout counts too")
                 .hasMessageContaining("chan.gateway.upstreams[svc] (PT30S)");
 
-        assertThat(start(Map.of("chan.gateway.hold-ttl", "10m", "chan.gateway.upstream.stream-timeout", "9m")))
+        assertThat(start(Map.of("chan.gateway.hold-ttl", "10m", "chan.gateway.upstreams[0].stream-timeout", "9m")))
                 .isNotNull();
-        assertThat(start(Map.of("chan.gateway.hold-ttl", "1m", "chan.gateway.upstream.kind", "echo")))
+        assertThat(start(Map.of("chan.gateway.hold-ttl", "1m", "chan.gateway.upstreams[0].kind", "echo")))
                 .as("the echo backend runs in process and ends on its own").isNotNull();
     }
 
     @Test
     void aDeadlineOfZeroStopsTheStart() {
-        assertThatThrownBy(() -> start(Map.of("chan.gateway.upstream.stream-idle-timeout", "0s")))
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.upstreams[0].stream-idle-timeout", "0s")))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("chan.gateway.upstream: timeout, stream-first-byte-timeout, "
+                .hasMessageContaining("chan.gateway.upstreams[chat]: timeout, stream-first-byte-timeout, "
                         + "stream-idle-timeout and stream-timeout must be above 0");
+    }
+
+    /** Each model names its upstream: there is no default one to fall back to. */
+    @Test
+    void aModelThatNamesNoUpstreamStopsTheStart() {
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("chan.gateway.models[m].upstream: name the one of chan.gateway.upstreams");
+        assertThatThrownBy(() -> start(Map.of("chan.gateway.models[0].upstream", "elsewhere")))
+                .hasMessageContaining("no upstream elsewhere in chan.gateway.upstreams");
     }
 
     private static PriceList.ModelRate modelM() {

@@ -6,6 +6,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.api.config.Role;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Http;

@@ -7,10 +7,9 @@ import io.chanledger.api.ledger.channels.command.ChannelCommits;
 import io.chanledger.api.ledger.channels.command.ChannelHistory;
 import io.chanledger.api.ledger.channels.command.VoucherAdmission;
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.gateway.Agent;
 import io.chanledger.api.provider.gateway.GatewayPrices;
-import io.chanledger.api.provider.gateway.GatewayProperties;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
 import io.chanledger.api.support.ChannelStates;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
@@ -18,8 +17,8 @@ import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.provider.watchtower.ClaimStore.Claim;
 import io.chanledger.api.provider.watchtower.ClaimStore.Status;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.RpcProxy;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.RpcProxy;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;
@@ -84,7 +83,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
     @Autowired
     CommandGateway commands;
     @Autowired
-    GatewayProperties properties;
+    WatchtowerProperties settings;
     @Autowired
     ChainViewCheck chainViewCheck;
 
@@ -103,7 +102,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
         devnet.setBalance(provider, Devnet.GAS_MONEY);
         devnet.mint(provider, BigInteger.valueOf(1_000_000));
         long lifetime = 7_200;
-        long margin = ExpiryMargin.of(properties.watchtower()).seconds(lifetime, 0L);
+        long margin = ExpiryMargin.of(settings).seconds(lifetime, 0L);
         Agent agent = Agent.create(devnet, baseUrl());
         agent.open(provider, DEPOSIT, lifetime);
         ChannelStates.awaitState(history, agent.channelId, s -> true, "the ledger to record the channel");
@@ -307,7 +306,7 @@ class WatchtowerTest extends LedgerIntegrationTest {
     }
 
     private Watchtower watchtower(Credentials provider, EthApi eth, SimpleMeterRegistry meters) {
-        GatewayProperties.Watchtower settings = new GatewayProperties.Watchtower(true, Duration.ofMillis(300),
+        WatchtowerProperties settings = new WatchtowerProperties(true, Duration.ofMillis(300),
                 "0.000001", Duration.ofHours(1), Duration.ofMillis(100), Duration.ofMillis(400), 3,
                 Duration.ofSeconds(20), null, "0");
         return WatchtowerConfiguration.create(settings, eth, chain, provider, history, claims,

@@ -3,13 +3,13 @@ package io.chanledger.api.provider.watchtower;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.gateway.Agent;
 import io.chanledger.api.provider.gateway.GatewayPrices;
-import io.chanledger.api.provider.gateway.ProviderIdentity;
 import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.ProviderOnOwnChain;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.chanledger.api.provider.x402;
 
-import io.chanledger.chain.devnet.Authorization;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
-import io.chanledger.chain.devnet.UsdcAuthorizations;
+import io.chanledger.testsupport.Authorization;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
+import io.chanledger.testsupport.UsdcAuthorizations;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

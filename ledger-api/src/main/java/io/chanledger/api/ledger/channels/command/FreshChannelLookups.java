@@ -4,7 +4,7 @@ import io.chanledger.api.ledger.chain.ListenerProperties;
 import io.chanledger.api.http.ClientAddress;
 import io.chanledger.api.http.ClientRateLimiter;
 import io.chanledger.domain.channel.ChannelLookup;
-import io.chanledger.domain.channel.ChannelLookup.OnChainChannel;
+import io.chanledger.domain.channel.OnChainChannel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import io.chanledger.api.config.ChainProperties;
 import io.chanledger.domain.channel.AcceptVoucher;
 import io.chanledger.domain.channel.ChannelLookup;
 import io.chanledger.domain.channel.MeteredRequest;
+import io.chanledger.domain.channel.OnChainChannel;
 import io.chanledger.domain.channel.SignedVoucher;
 import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
@@ -98,7 +99,7 @@ public class VoucherAdmission {
                 throw rejection;
             }
             // not recorded yet (the listener waits for finality): the contract's view decides, within the look-up budgets
-            ChannelLookup.OnChainChannel onChain = channelLookups.find(voucher.channelId()).orElseThrow(() ->
+            OnChainChannel onChain = channelLookups.find(voucher.channelId()).orElseThrow(() ->
                     new VoucherRejectedException(VoucherRejection.CHANNEL_NOT_FOUND,
                             "no channel " + voucher.channelId() + " is known to the ledger or the contract"));
             return accept(command.openingFrom(onChain));

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.support.TestDatabases;
-import io.chanledger.chain.devnet.AnvilNode;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.AnvilNode;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.chain.ingest.ChainListener;
 import io.chanledger.chain.ingest.ListenerStats;
 import java.io.IOException;
@@ -118,7 +118,9 @@ public final class BackfillBench {
         String database = TestDatabases.recreate("chan_ledger_bench");
         double anvilBefore = CpuClock.processSeconds(node.pid());
         long start = System.nanoTime();
-        List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.datasource.url=" + database,
+        // the listener is shared code: the marketplace runs it without a provider's key
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--chan.role=marketplace",
+                "--spring.datasource.url=" + database,
                 "--spring.datasource.username=" + TestDatabases.USER,
                 "--spring.datasource.password=" + TestDatabases.PASSWORD,
                 "--logging.level.root=WARN", "--logging.level.io.chanledger=INFO",

@@ -1,9 +1,9 @@
 package io.chanledger.api.ledger.chain.bench;
 
 import io.chanledger.chain.abi.ChannelContract;
-import io.chanledger.chain.devnet.ChannelSignatures;
-import io.chanledger.chain.devnet.Devnet;
-import io.chanledger.chain.devnet.DevnetAccounts;
+import io.chanledger.testsupport.ChannelSignatures;
+import io.chanledger.testsupport.Devnet;
+import io.chanledger.testsupport.DevnetAccounts;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
 import io.chanledger.chain.rpc.RetryPolicy;

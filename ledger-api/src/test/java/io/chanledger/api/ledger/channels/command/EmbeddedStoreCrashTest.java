@@ -6,10 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.provider.gateway.Agent;
+import io.chanledger.api.support.MinimalGateway;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.ServiceProcess;
 import io.chanledger.api.support.TestKeys;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
@@ -191,7 +192,8 @@ class EmbeddedStoreCrashTest {
                 // snapshots every few events, taken and written while the kill can land: the restarted
                 // service reads its channels back from them
                 "--chan.ledger.snapshots.channel=5",
-                SecretsFile.argument(dataDir, Map.of("chan.admin.token", ADMIN_TOKEN)));
+                // a process of every role runs the provider's gateway too, which needs its key and a model
+                SecretsFile.argument(dataDir, MinimalGateway.settingsWith(Map.of("chan.admin.token", ADMIN_TOKEN))));
     }
 
     /** The default profile's store, in the test's folder instead of ./data. */

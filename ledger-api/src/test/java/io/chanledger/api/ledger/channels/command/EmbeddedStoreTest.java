@@ -9,6 +9,7 @@ import io.chanledger.api.LedgerApplication;
 import io.chanledger.api.ledger.readmodels.ReadModelsCaughtUp;
 import io.chanledger.api.support.Channels;
 import io.chanledger.api.support.Http;
+import io.chanledger.api.support.MinimalGateway;
 import io.chanledger.api.support.SecretsFile;
 import io.chanledger.api.support.TestKeys;
 import io.chanledger.api.ledger.wallet.WalletAudience;
@@ -39,13 +40,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 class EmbeddedStoreTest {
 
+    /** A process of every role runs the provider's gateway too, which needs its key and a model. */
+    private static String providerKey(Path dataDir) {
+        return SecretsFile.argument(dataDir, MinimalGateway.settingsWith(Map.of()));
+    }
+
     @Test
     void theDefaultProfileRunsTheLedgerOnAnEmbeddedPostgresThatCommitsDurably(@TempDir Path dataDir) throws Exception {
         DigestSigner consumer = TestKeys.wallet("consumer-1");
         DigestSigner provider = TestKeys.wallet("provider-1");
         long serverPid;
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
-                .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir)) {
+                .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir, providerKey(dataDir))) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
             String channelId = Channels.open(app.getBean(CommandGateway.class), consumer, provider,
                     BigInteger.valueOf(1_000_000), Instant.now().getEpochSecond() + 3_600);
@@ -55,7 +61,7 @@ class EmbeddedStoreTest {
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             // read as the consumer: the voucher is an off-chain figure, and this profile has no admin token
-            // this process runs no gateway: it is the marketplace, named by its URL
+            // the audience this process names in its challenges
             String audience = app.getBean(WalletAudience.class).name();
             Http.Reply read = Http.send(WalletSigning.signedGet(base, audience, "/api/channels/" + channelId, consumer,
                     Instant.now().getEpochSecond()));
@@ -74,7 +80,7 @@ class EmbeddedStoreTest {
 
             // a second service on the same data folder would start a second server on the same files
             assertThatThrownBy(() -> new SpringApplicationBuilder(LedgerApplication.class)
-                    .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir).close())
+                    .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir, providerKey(dataDir)).close())
                     .hasStackTraceContaining("is in use by another running service");
         }
         assertThat(Files.isDirectory(dataDir.resolve("postgres"))).isTrue();
@@ -90,7 +96,8 @@ class EmbeddedStoreTest {
         // one row in memory: the rebuild writes rows while it folds and reads some back
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
                 .run("--server.port=0", "--chan.embedded-store.directory=" + dataDir,
-                        SecretsFile.argument(dataDir, Map.of("chan.admin.token", "embedded-admin")),
+                        SecretsFile.argument(dataDir,
+                                MinimalGateway.settingsWith(Map.of("chan.admin.token", "embedded-admin"))),
                         "--chan.read-models.rebuild-rows-in-memory=1", "--chan.read-models.rebuild-rows-per-write=1")) {
             String base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
             CommandGateway commands = app.getBean(CommandGateway.class);

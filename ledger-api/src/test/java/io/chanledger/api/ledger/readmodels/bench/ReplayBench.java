@@ -55,12 +55,14 @@ public final class ReplayBench {
                 "--spring.datasource.password=" + password, "--logging.level.root=WARN",
                 "--spring.main.banner-mode=off", "--logging.level.io.chanledger.api.ledger.readmodels=INFO",
                 "--logging.level.io.chanledger.projections.rebuild=INFO"));
+        // the replay is shared code: the marketplace runs it without a provider's key
+        settings.add(0, "--chan.role=marketplace");
         for (int i = 4; i < args.length; i++) {
             settings.add(args[i]);
         }
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(LedgerApplication.class)
                 .web(WebApplicationType.NONE).run(settings.toArray(String[]::new))) {
-            new ReplayBench().run(app, url, user, password, events, settings.subList(7, settings.size()));
+            new ReplayBench().run(app, url, user, password, events, settings.subList(8, settings.size()));
         }
         // some of Axon's scheduler threads outlive the context
         System.exit(0);
