@@ -13,7 +13,7 @@
 # proportional set (Pss: the shared buffers they all map count once), read from /proc.
 #
 # Usage: deploy/bench/footprint-bench.sh [MINUTES of paid load per run, default 10]
-# Environment: BENCH_PORT (the marketplace; the provider and the upstream stub take the next two
+# Environment: BENCH_FIRST_RUN_MINUTES (the first run's load, default MINUTES), BENCH_PORT (the marketplace; the provider and the upstream stub take the next two
 # ports; default 18880), BENCH_ANVIL_PORT (18845); BENCH_JAVA_OPTS, when set (even empty: the JVM's
 # defaults), replaces the launcher's JVM options (CHAN_JAVA_OPTS); BENCH_JVM_CACHE, when set, is
 # given to the launchers as CHAN_JVM_CACHE (empty: no class cache).
@@ -26,6 +26,7 @@ chan_select_jdk
 chan_ensure_node_tools
 
 minutes=${1:-10}
+first_run_minutes=${BENCH_FIRST_RUN_MINUTES:-$minutes}
 port=${BENCH_PORT:-18880}
 provider_port=$((port + 1))
 stub_port=$((port + 2))
@@ -112,9 +113,9 @@ stop_service() {
     stop_ms=$(($(now_ms) - started))
 }
 
-# The walkthrough, round after round, for $minutes; sets rounds and peak_rss (MiB) of the pid in $1
+# The walkthrough, round after round, for $2 minutes; sets rounds and peak_rss (MiB) of the pid in $1
 paid_load() {
-    local until_s=$(($(date +%s) + minutes * 60)) rss
+    local until_s=$(($(date +%s) + $2 * 60)) rss
     rounds=0
     peak_rss=0
     while [ "$(date +%s)" -lt "$until_s" ]; do
@@ -128,7 +129,10 @@ paid_load() {
 }
 
 echo "== the marketplace from the archive, on $marketplace_url"
-launch marketplace "$port" "$marketplace_url" deploy/devnet/marketplace.yml marketplace
+# the load's one agent reports feedback after each walkthrough, far more often than the marketplace
+# lets one client address (20, then one per 30 s)
+launch marketplace "$port" "$marketplace_url" deploy/devnet/marketplace.yml marketplace \
+    --chan.marketplace.feedback.refill-interval=100ms
 marketplace_pid=$launched
 pids="$marketplace_pid $pids"
 printf 'marketplace: first start ready in %.1f s (%s CPU s)\n' "$(seconds "$ready_ms" 1000)" "$ready_cpu"
@@ -153,10 +157,12 @@ run_provider() {
             curl -fs "$marketplace_url/api/mcp/providers" 2>/dev/null | grep -q "\"$id\"" && break
             sleep 1
         done
-        paid_load "$pid"
-        memory="$(rss_mib "$pid") (peak $peak_rss)"
+        local load_minutes=$minutes
+        [ "$name" = "first start" ] && load_minutes=$first_run_minutes
+        paid_load "$pid" "$load_minutes"
+        memory="$(rss_mib "$pid") (peak $peak_rss) after $load_minutes min"
         after="$(postgres_pss_mib "$work/provider/data/store")"
-        echo "provider, $name: $rounds walkthroughs in $minutes min; JVM resident $memory MiB, its PostgreSQL $after MiB"
+        echo "provider, $name: $rounds walkthroughs in $load_minutes min; JVM resident $memory, its PostgreSQL $after MiB"
     fi
     stop_ms=""
     if [ "$stop_it" = stop ]; then
@@ -174,7 +180,7 @@ run_provider "restart again" none stop
 options="the launcher's JVM options"
 [ -n "${CHAN_JAVA_OPTS+set}" ] && options="CHAN_JAVA_OPTS=$CHAN_JAVA_OPTS"
 [ -n "${CHAN_JVM_CACHE+set}" ] && options="$options, CHAN_JVM_CACHE=$CHAN_JVM_CACHE"
-printf '\n| provider (%s) | ready (CPU) | stop | JVM resident after %s min of paid load, MiB | its PostgreSQL, MiB | walkthroughs |\n|---|---|---|---|---|---|\n' \
-    "$options" "$minutes"
+printf '\n| provider (%s) | ready (CPU) | stop | JVM resident after paid load, MiB | its PostgreSQL, MiB | walkthroughs |\n|---|---|---|---|---|---|\n' \
+    "$options"
 printf '%s\n' "${rows[@]}"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
