@@ -124,7 +124,7 @@ paid_load() {
             || { echo "the walkthrough failed:" >&2; tail -20 "$work/walkthrough.log" >&2; exit 1; }
         rounds=$((rounds + 1))
         rss=$(rss_mib "$1")
-        [ "$rss" -gt "$peak_rss" ] && peak_rss=$rss
+        if [ "$rss" -gt "$peak_rss" ]; then peak_rss=$rss; fi
     done
 }
 
