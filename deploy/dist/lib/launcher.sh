@@ -61,7 +61,7 @@ case "$chan_cache_root" in
         chan_cache_root= ;;
 esac
 if [ -n "$chan_cache_root" ]; then
-    # one folder per installation (its folder names the version) and Java build
+    # a folder per installation (whose folder names the version), a cache per role and Java build
     chan_java_build=$(printf '%s\n' "$chan_java_settings" | sed -n 's/^ *java\.vm\.version = //p' | tr -c 'A-Za-z0-9._+\n-' _)
     chan_cache=$chan_cache_root/$(basename "$chan_home")
     # the jar as it is now (size and time): another one in its place is extracted again
