@@ -5,7 +5,8 @@
 # with its own port, wallet and store, registered in the marketplace over HTTP and health-checked
 # by it: one selling chat through an OpenAI-compatible API, one selling services (a word count
 # priced per request, a relay lease priced per minute). Their paid APIs are the devnet's upstream
-# stub (deploy/devnet/upstream-stub.mjs). Prints each part's URL and the test wallets; Ctrl-C
+# stub (deploy/devnet/upstream-stub.mjs). Prints each part's URL and the test wallets (with a
+# spare one, anvil's account 6, which no part uses: for a provider of one's own); Ctrl-C
 # stops all of it. Every start begins from an empty chain and empty stores
 # (./data/local-network-PORT), so a second run never meets stale state.
 #
@@ -169,6 +170,9 @@ Test wallets (anvil's default mnemonic; 1,000,000 test USDC each):
   agent     0x90F79bf6EB2c4f870365E785982E1f101E93b906  key 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6
   chat provider      0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
   services provider  0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+A spare wallet, to try a provider of your own (1,000,000 test USDC and 10,000 POL for gas; TEST ONLY:
+its key is public, part of anvil's default mnemonic, so never send it anything of value):
+  spare     0x976EA74026E726554dB657fA54763abd0C3a0aa9  key 0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e
 Walk an agent through the protocol with both providers:
   CHAN_MARKETPLACE_URL=$public CHAN_RPC_URL=$rpc CHAN_EXPECT_PROVIDERS=2 node deploy/devnet/walkthrough.mjs
 Ctrl-C stops everything.

@@ -1,10 +1,10 @@
 # The JVM options each role starts with when CHAN_JAVA_OPTS is not set; set, even empty, it
-# replaces them (empty: the JVM's own defaults). A provider's keep it within 300 MB resident and
-# 8 s to ready on a small server: the serial collector, a heap that starts at 128 MiB and gives
-# memory back, smaller thread stacks and code cache (the heap is not what fills a provider at rest:
-# G1's and the JIT's overheads, sized by the JVM for the machine's whole memory, are). Under
-# thousands of paid requests a second a provider holds some 60 MiB, and a heap that may grow to
-# 256 MiB collects in full about every half minute where one capped at 128 MiB did every few seconds
+# replaces them (empty: the JVM's own defaults). A provider's are for a small server (BENCHMARKS.md,
+# "Each party's footprint"): the serial collector, a heap that starts at 128 MiB and gives memory
+# back, smaller thread stacks and code cache (the heap is not what fills a provider at rest: G1's
+# and the JIT's overheads, sized by the JVM for the machine's whole memory, are). Under thousands
+# of paid requests a second a provider holds some 60 MiB, and a heap that may grow to 256 MiB
+# collects in full about every half minute where one capped at 128 MiB did every few seconds
 # (docs/operations.md). A marketplace keeps the JVM's defaults. Sourced by lib/launcher.sh, and by
 # the local network and the benches of the sources. POSIX sh.
 # shellcheck disable=SC2034

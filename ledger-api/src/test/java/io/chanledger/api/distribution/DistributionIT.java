@@ -241,6 +241,9 @@ class DistributionIT {
 
             Launched asShipped = launch("bin/chan-provider", folder, store, environment, settings);
             awaitHealth(asShipped, baseUrl, "DOWN");
+            assertThat(asShipped.process().info().arguments()).as("the first run records the class cache")
+                    .hasValueSatisfying(arguments -> assertThat(arguments).anySatisfy(argument ->
+                            assertThat(argument).startsWith(classCacheRecorded())));
             JsonNode listener = adminHealth(baseUrl).path("components").path("chainListener");
             assertThat(listener.path("status").asText()).isEqualTo("DOWN");
             assertThat(listener.path("details").path("reason").asText()).isEqualTo("BEHIND_HEAD");
@@ -253,6 +256,13 @@ class DistributionIT {
             asTheFileSays.addAll(devnetSettings);
             Launched following = launch("bin/chan-provider", folder, store, environment, asTheFileSays);
             awaitUp(following, baseUrl);
+            assertThat(following.process().info().arguments()).as("a restart loads the class cache the first run wrote")
+                    .hasValueSatisfying(arguments -> assertThat(arguments).anySatisfy(argument -> assertThat(argument)
+                            .startsWith(classCacheUsed() + "data/jvm-cache/" + home.getFileName() + "/provider-")));
+            try (var cached = Files.list(folder.resolve("data/jvm-cache").resolve(home.getFileName()))) {
+                assertThat(cached.map(file -> file.getFileName().toString()))
+                        .anySatisfy(name -> assertThat(name).startsWith("provider-"));
+            }
             JsonNode caughtUp = adminHealth(baseUrl).path("components").path("chainListener");
             assertThat(caughtUp.path("status").asText()).isEqualTo("UP");
             assertThat(caughtUp.path("details").path("checkpointBlock").asLong()).isEqualTo(head);
@@ -273,7 +283,7 @@ class DistributionIT {
         assertThat(log).contains("APPLICATION FAILED TO START")
                 .contains("chan.gateway.upstreams[1].api-key is ${SCRAPER_API_KEY}, but SCRAPER_API_KEY is not set")
                 .doesNotContain("sk-test");
-        assertThat(folder.resolve("data")).as("refused before its store was made").doesNotExist();
+        assertThat(folder.resolve("data/provider")).as("refused before its store was made").doesNotExist();
     }
 
     /**
@@ -341,6 +351,19 @@ class DistributionIT {
             assertThat(output.lines().filter(line -> line.contains(installed.getFileName().toString())).toList())
                     .as("systemd-analyze verify of chan-%s.service", role).isEmpty();
         }
+    }
+
+    /**
+     * The launcher's class cache option of a first run, which records what it loads and writes the
+     * cache at its stop: the AOT cache's from Java 25, a dynamic class data sharing archive's before.
+     */
+    private static String classCacheRecorded() {
+        return Runtime.version().feature() >= 25 ? "-XX:AOTCacheOutput=" : "-XX:SharedArchiveFile=";
+    }
+
+    /** The option of a start that loads the cache a run before it wrote. */
+    private static String classCacheUsed() {
+        return Runtime.version().feature() >= 25 ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=";
     }
 
     /** A failed run leaves nothing behind either: each service and then its server are killed. */

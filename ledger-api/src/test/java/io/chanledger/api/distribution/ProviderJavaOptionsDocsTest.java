@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +18,9 @@ import org.junit.jupiter.api.Test;
 class ProviderJavaOptionsDocsTest {
 
     private static final Path OPTIONS = Path.of("..", "deploy", "dist", "lib", "java-options.sh");
+    private static final List<Path> LAUNCHER_SCRIPTS = List.of(OPTIONS,
+            Path.of("..", "deploy", "dist", "lib", "launcher.sh"));
+    private static final Pattern VARIABLE = Pattern.compile("\\bCHAN_[A-Z_]+\\b");
     private static final List<Path> DOCS = List.of(Path.of("..", "docs", "operations.md"),
             Path.of("..", "deploy", "dist", "README.md"));
 
@@ -26,6 +32,24 @@ class ProviderJavaOptionsDocsTest {
             // the docs wrap long code spans over lines
             String text = Files.readString(doc).replaceAll("\\s+", " ");
             assertThat(text).as("%s quotes the provider's JVM options", doc).contains("`" + options + "`");
+        }
+    }
+
+    /** What the launchers read from the environment (the options, the class cache's folder, …) is told to operators. */
+    @Test
+    void theDocsNameEveryVariableTheLaunchersRead() throws IOException {
+        TreeSet<String> read = new TreeSet<>();
+        for (Path script : LAUNCHER_SCRIPTS) {
+            Matcher variable = VARIABLE.matcher(Files.readString(script));
+            while (variable.find()) {
+                read.add(variable.group());
+            }
+        }
+        assertThat(read).as("the variables found, so a parser finding none cannot pass")
+                .contains("CHAN_JAVA_OPTS", "CHAN_JVM_CACHE");
+        for (Path doc : DOCS) {
+            String text = Files.readString(doc);
+            assertThat(read).as("%s names the launchers' variables", doc).allSatisfy(name -> assertThat(text).contains(name));
         }
     }
 }
