@@ -11,6 +11,7 @@ import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip3009TypedData;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
+import io.chanledger.projections.x402.X402RevenueTable;
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -62,10 +63,15 @@ public final class ProviderFacilitator implements X402Settlement {
     private final Duration validityMargin;
     private final Duration reservationTimeout;
     private final SettledPayments settled;
+    private final X402RevenueTable revenue;
     private final ReentrantLock walletLock = new ReentrantLock(true);
     private final Set<PaymentKey> settling = ConcurrentHashMap.newKeySet();
 
-    /** Told of each payment the chain shows settled, once (step of the one ledger). */
+    /**
+     * Told of each payment the chain shows settled: once as it settles, and again by
+     * {@link #recoverUnfinished()} if the process died before noting it was told, so an
+     * implementation keeps each payment (payer, nonce) once however often it is told.
+     */
     @FunctionalInterface
     public interface SettledPayments {
         SettledPayments NONE = (record, blockNumber) -> { };
@@ -87,6 +93,7 @@ public final class ProviderFacilitator implements X402Settlement {
         this.sender = sender;
         this.dataSource = dataSource;
         this.payments = new X402Payments(new JdbcTemplate(dataSource));
+        this.revenue = new X402RevenueTable(new JdbcTemplate(dataSource));
         this.clock = clock;
         this.token = Hex.normalizeAddress(token);
         this.payTo = sender.address();
@@ -258,7 +265,21 @@ public final class ProviderFacilitator implements X402Settlement {
 
     @Override
     public java.util.List<ModelRevenue> revenueByModel() {
-        return payments.revenueByModel(payTo);
+        return revenue.perModel(payTo).stream()
+                .map(m -> new ModelRevenue(m.model(), m.payments(), m.amount())).toList();
+    }
+
+    /**
+     * Tells {@link SettledPayments} of a settled payment, then notes it told: a process that dies
+     * between the two leaves it to {@link #recoverUnfinished()}, which tells it again.
+     */
+    private void record(Row row) {
+        Long block = row.blockNumber();
+        if (row.status() != PaymentStatus.SETTLED || block == null) {
+            return;
+        }
+        settled.settled(row.record(), block);
+        payments.markRecorded(row.key());
     }
 
     @Override
@@ -425,7 +446,7 @@ public final class ProviderFacilitator implements X402Settlement {
             return new Settlement.Failed(X402Reason.UNEXPECTED_SETTLE_ERROR, txHash, "the receipt shows no such transfer");
         }
         if (payments.markSettled(key, txHash, block, clock.instant())) {
-            payments.find(key).ifPresent(row -> settled.settled(row.record(), block));
+            payments.find(key).ifPresent(this::record);
         }
         return new Settlement.Settled(txHash, a.from(), a.value(), block);
     }
@@ -460,6 +481,14 @@ public final class ProviderFacilitator implements X402Settlement {
      */
     public int recoverUnfinished() {
         int done = 0;
+        for (Row row : payments.unrecorded(payTo, RECOVERY_BATCH)) {
+            try {
+                record(row);
+                done++;
+            } catch (RuntimeException e) {
+                log.warn("x402: settled payment {} not recorded in the ledger yet: {}", row.key(), e.toString());
+            }
+        }
         Instant now = clock.instant();
         for (Row row : payments.unfinished(payTo, now.minus(SENT_GRACE), now.minus(reservationTimeout), RECOVERY_BATCH)) {
             if (settling.contains(row.key())) {
