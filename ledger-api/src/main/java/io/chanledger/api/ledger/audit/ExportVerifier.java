@@ -3,6 +3,7 @@ package io.chanledger.api.ledger.audit;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.chain.abi.Eip3009Token;
 import io.chanledger.domain.channel.ChannelClaimed;
 import io.chanledger.domain.channel.ChannelClosed;
 import io.chanledger.domain.channel.ChannelEvent;
@@ -22,6 +23,8 @@ import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip712Domain;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
+import io.chanledger.domain.x402.X402Event;
+import io.chanledger.domain.x402.X402PaymentSettled;
 import io.chanledger.projections.rebuild.ChannelEventDecoder;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,8 +35,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Verifies an NDJSON export offline, with nothing but the signing domain (chain id, contract) and
@@ -65,12 +70,24 @@ public final class ExportVerifier {
     private final BigInteger startingFeeBps;
     private final ObjectMapper mapper;
     private final ChannelEventDecoder decoder;
+    private final X402Transfers x402Chain;
 
     /**
      * {@code startingFeeBps}: the fee in force before the first {@code FeeUpdated} of the contract
      * in the export; {@code eventMapper}: the event store's mapper, which wrote the payloads.
      */
     public ExportVerifier(long chainId, String contract, int startingFeeBps, ObjectMapper eventMapper) {
+        this(chainId, contract, startingFeeBps, eventMapper, null);
+    }
+
+    /**
+     * As above, and each x402 payment of the export reconciled against {@code x402Chain}: its
+     * transaction must show the token's {@code Transfer} of exactly its amount from its payer to
+     * its provider. Null: x402 payments are checked within the export only.
+     */
+    public ExportVerifier(long chainId, String contract, int startingFeeBps, ObjectMapper eventMapper,
+                          X402Transfers x402Chain) {
+        this.x402Chain = x402Chain;
         this.mapper = eventMapper;
         this.decoder = new ChannelEventDecoder(eventMapper);
         this.typedData = new ChanTypedData(Eip712Domain.chan(chainId, contract));
@@ -80,7 +97,7 @@ public final class ExportVerifier {
 
     /** What the verification saw, and every violation, in export order. */
     public record Report(long lines, long channelEvents, long channels, long signatures, long feeUpdates,
-                         List<Finding> findings) {
+                         long x402Payments, long x402Reconciled, List<Finding> findings) {
         public boolean clean() {
             return findings.isEmpty();
         }
@@ -103,7 +120,7 @@ public final class ExportVerifier {
         }
         run.findings.sort(Comparator.comparingLong(Finding::line));
         return new Report(run.lineNumber, run.channelEvents, run.channels.size(), run.signatures,
-                run.contract.feeUpdates().size(), run.findings);
+                run.contract.feeUpdates().size(), run.x402Payments.size(), run.x402Reconciled, run.findings);
     }
 
     private static final class Channel {
@@ -138,6 +155,10 @@ public final class ExportVerifier {
         long channelEvents;
         long signatures;
         long lastGlobalIndex = Long.MIN_VALUE;
+        /** The x402 payments seen, by stream, and the transactions that settled them. */
+        final Map<String, X402PaymentSettled> x402Payments = new HashMap<>();
+        final Map<String, String> x402Transactions = new HashMap<>();
+        long x402Reconciled;
         long globalIndex;
         String channelId;
 
@@ -161,6 +182,8 @@ public final class ExportVerifier {
                     channelEvent(event.sequence(), decoder.decode(payloadType, payload(event), channelId));
                 } else if (contractId.equals(channelId) && payloadType.equals(CONTRACT_PACKAGE + type)) {
                     contractEvent(type, payload(event));
+                } else if (payloadType.equals(X402PaymentSettled.class.getName())) {
+                    x402Payment(event.sequence(), mapper.readValue(payload(event), X402PaymentSettled.class));
                 }
             } catch (IOException | RuntimeException e) {
                 find("malformed_event", "not an event of an export: " + e.getMessage());
@@ -211,6 +234,49 @@ public final class ExportVerifier {
                     // nothing to check beyond its place in the sequence
                 }
             }
+        }
+
+        /**
+         * A settled x402 payment: the first and only event of its own stream, once per payment and
+         * per transaction, of a positive amount; and, with a chain to ask, the token's Transfer of
+         * exactly that amount from the payer to the provider in its transaction.
+         */
+        private void x402Payment(long sequence, X402PaymentSettled payment) {
+            String payer = Hex.normalizeAddress(required(payment.payer(), "payer"));
+            String provider = Hex.normalizeAddress(required(payment.provider(), "provider"));
+            BigInteger amount = required(payment.amount(), "amount");
+            String transaction = required(payment.transaction(), "transaction").toLowerCase(Locale.ROOT);
+            String stream = X402Event.paymentId(payer, required(payment.nonce(), "nonce"));
+            if (!stream.equals(channelId) || sequence != 0) {
+                find("x402_stream_mismatch", "payment " + stream + " stored as event " + sequence + " of " + channelId);
+            }
+            if (x402Payments.putIfAbsent(stream, payment) != null) {
+                find("x402_duplicate_payment", "payment " + stream + " appears twice");
+                return;
+            }
+            String earlier = x402Transactions.putIfAbsent(transaction, stream);
+            if (earlier != null) {
+                find("x402_duplicate_transaction", "transaction " + transaction + " settles " + earlier + " too");
+            }
+            if (amount.signum() <= 0) {
+                find("x402_amount_not_positive", "amount " + amount);
+            }
+            if (x402Chain == null) {
+                return;
+            }
+            Optional<List<Eip3009Token.Transfer>> transfers = x402Chain.of(transaction);
+            if (transfers.isEmpty()) {
+                find("x402_transaction_not_on_chain", "the chain has no receipt of " + transaction);
+                return;
+            }
+            boolean transferred = transfers.get().stream().anyMatch(t -> t.from().equals(payer)
+                    && t.to().equals(provider) && t.value().equals(amount));
+            if (!transferred) {
+                find("x402_transfer_mismatch", "transaction " + transaction + " holds no Transfer of " + amount
+                        + " from " + payer + " to " + provider + ": " + transfers.get());
+                return;
+            }
+            x402Reconciled++;
         }
 
         /** The contract's fee and token changes: the fee in force at each later claim follows them. */
