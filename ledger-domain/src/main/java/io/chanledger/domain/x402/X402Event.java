@@ -10,7 +10,7 @@ import java.util.Locale;
  * the event store's unique (stream, sequence) makes a payment's first event one row however often
  * and on however many instances it is appended.
  */
-public sealed interface X402Event permits X402PaymentSettled {
+public sealed interface X402Event permits X402PaymentSettled, X402PaymentConfirmed {
 
     /** Every x402 event type, in the order they are declared above. */
     List<Class<? extends X402Event>> TYPES = Arrays.stream(X402Event.class.getPermittedSubclasses())

@@ -2,6 +2,8 @@ package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.provider.x402.X402Payments.Row;
 import io.chanledger.chain.abi.Eip3009Token;
+import io.chanledger.chain.ingest.Finality;
+import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.chain.tx.SendResult;
@@ -11,6 +13,7 @@ import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip3009TypedData;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
 import io.chanledger.projections.x402.X402RevenueTable;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -20,7 +23,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -28,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
+import org.web3j.protocol.core.methods.response.Log;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -77,6 +84,13 @@ public final class ProviderFacilitator implements X402Settlement {
         SettledPayments NONE = (record, blockNumber) -> { };
 
         void settled(PaymentRecord record, long blockNumber);
+
+        /**
+         * The chain's final blocks show the settlement: told once per pass of
+         * {@link #confirmFinal} until it returns, so an implementation keeps it once.
+         */
+        default void confirmed(X402PaymentConfirmed confirmation) {
+        }
     }
 
     /**
@@ -449,6 +463,50 @@ public final class ProviderFacilitator implements X402Settlement {
             payments.find(key).ifPresent(this::record);
         }
         return new Settlement.Settled(txHash, a.from(), a.value(), block);
+    }
+
+    /**
+     * Confirms the recorded payments settled in blocks up to {@code finalBlock} (the chain
+     * listener's final block) from the token's logs: in the payment's transaction, the token's
+     * {@code AuthorizationUsed(payer, nonce)} and its {@code Transfer} of exactly the amount from the
+     * payer to {@code payTo}. A payment whose logs are not there (its block was replaced) stays
+     * unconfirmed and is logged. Returns how many it confirmed.
+     */
+    public int confirmFinal(Finality finality) {
+        long finalBlock = finality.mode() == Finality.Mode.FINALIZED
+                ? eth.block("finalized").map(BlockHeader::number).orElse(-1L)
+                : eth.blockNumber() - finality.depth();
+        return finalBlock < 0 ? 0 : confirmFinal(finalBlock);
+    }
+
+    /** As {@link #confirmFinal(Finality)}, with the final block given. */
+    public int confirmFinal(long finalBlock) {
+        int confirmed = 0;
+        Map<Long, List<Log>> logsByBlock = new HashMap<>();
+        for (Row row : payments.unconfirmed(payTo, finalBlock, RECOVERY_BATCH)) {
+            PaymentRecord record = row.record();
+            long block = row.blockNumber();
+            List<Log> logs = logsByBlock.computeIfAbsent(block, b -> eth.logs(token, b, b)).stream()
+                    .filter(l -> record.transaction().equalsIgnoreCase(l.getTransactionHash())).toList();
+            Optional<Eip3009Token.AuthorizationUsed> used = Eip3009Token.authorizationsUsed(logs, token).stream()
+                    .filter(u -> u.authorizer().equalsIgnoreCase(record.key().payer())
+                            && u.nonce().equalsIgnoreCase(record.key().nonce()))
+                    .findFirst();
+            Optional<Eip3009Token.Transfer> transfer = Eip3009Token.transfers(logs, token).stream()
+                    .filter(t -> t.from().equalsIgnoreCase(record.key().payer()) && t.to().equalsIgnoreCase(payTo)
+                            && t.value().equals(record.amount()))
+                    .findFirst();
+            if (used.isEmpty() || transfer.isEmpty()) {
+                log.warn("x402: block {} holds no settlement of payment {} in transaction {}", block, record.key(),
+                        record.transaction());
+                continue;
+            }
+            settled.confirmed(new X402PaymentConfirmed(record.key().payer(), record.key().nonce(), record.transaction(),
+                    block, used.get().logIndex(), transfer.get().logIndex()));
+            payments.markConfirmed(record.key());
+            confirmed++;
+        }
+        return confirmed;
     }
 
     /** Why a transfer would revert or did: the nonce used, the balance short, the window over; else unknown. */

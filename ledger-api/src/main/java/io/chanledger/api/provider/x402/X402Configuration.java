@@ -1,6 +1,7 @@
 package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.ledger.chain.ListenerProperties;
 import io.chanledger.api.provider.gateway.ConditionalOnGateway;
 import io.chanledger.api.provider.gateway.ProviderIdentity;
 import io.chanledger.chain.rpc.EthApi;
@@ -47,7 +48,7 @@ class X402Configuration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    X402RecoveryScheduler x402RecoveryScheduler(ProviderFacilitator facilitator) {
-        return new X402RecoveryScheduler(facilitator, RECOVERY_INTERVAL);
+    X402RecoveryScheduler x402RecoveryScheduler(ProviderFacilitator facilitator, ListenerProperties listener) {
+        return new X402RecoveryScheduler(facilitator, RECOVERY_INTERVAL, listener.finalityRule());
     }
 }

@@ -1,6 +1,7 @@
 package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.provider.x402.X402Settlement.PaymentRecord;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
 import io.chanledger.domain.x402.X402PaymentSettled;
 import java.time.Clock;
 import java.time.Instant;
@@ -43,6 +44,16 @@ final class X402Ledger implements ProviderFacilitator.SettledPayments {
         } catch (AggregateStreamCreationException | ConcurrencyException alreadyStored) {
             // the store names a taken first event of a stream AggregateStreamCreationException
             log.debug("x402: payment {} is in the ledger already", record.key());
+        }
+    }
+
+    /** The confirmation is the payment's event 1, after its settlement: stored once, as that is. */
+    @Override
+    public void confirmed(X402PaymentConfirmed confirmation) {
+        try {
+            eventStore.publish(new GenericDomainEventMessage<>(AGGREGATE_TYPE, confirmation.paymentId(), 1L, confirmation));
+        } catch (AggregateStreamCreationException | ConcurrencyException alreadyStored) {
+            log.debug("x402: payment {} is confirmed in the ledger already", confirmation.paymentId());
         }
     }
 }

@@ -99,6 +99,19 @@ final class X402Payments {
                 key.payer(), key.nonce());
     }
 
+    /** Notes that the chain's final blocks confirmed the settled payment {@code key}. */
+    void markConfirmed(PaymentKey key) {
+        jdbc.update("UPDATE x402_payment SET confirmed = TRUE WHERE payer = ? AND nonce = ? AND status = 'SETTLED'",
+                key.payer(), key.nonce());
+    }
+
+    /** Recorded payments to {@code payTo} settled in blocks up to {@code finalBlock}, not yet confirmed. */
+    List<Row> unconfirmed(String payTo, long finalBlock, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED' AND recorded"
+                + " AND NOT confirmed AND block_number <= ? ORDER BY block_number LIMIT ?", X402Payments::row, payTo,
+                finalBlock, limit);
+    }
+
     /** Settled payments to {@code payTo} not yet in the ledger's event store. */
     List<Row> unrecorded(String payTo, int limit) {
         return jdbc.query("SELECT " + COLUMNS + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED'"

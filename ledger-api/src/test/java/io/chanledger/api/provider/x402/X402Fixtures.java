@@ -11,6 +11,7 @@ import io.chanledger.chain.tx.RevertReasons;
 import io.chanledger.chain.tx.SenderSettings;
 import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.eip712.Eip3009TypedData;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,9 +74,17 @@ final class X402Fixtures {
         List<X402Settlement.PaymentRecord> settled = new CopyOnWriteArrayList<>();
         ProviderFacilitator facilitator = new ProviderFacilitator(eth, sender, dataSource, clock,
                 devnet.chainId(), devnet.usdcAddress(), Duration.ofSeconds(6), Duration.ofMinutes(15),
-                (record, block) -> {
-                    settled.add(record);
-                    ledger.settled(record, block);
+                new ProviderFacilitator.SettledPayments() {
+                    @Override
+                    public void settled(X402Settlement.PaymentRecord record, long blockNumber) {
+                        settled.add(record);
+                        ledger.settled(record, blockNumber);
+                    }
+
+                    @Override
+                    public void confirmed(X402PaymentConfirmed confirmation) {
+                        ledger.confirmed(confirmation);
+                    }
                 });
         return new Instance(facilitator, settled);
     }

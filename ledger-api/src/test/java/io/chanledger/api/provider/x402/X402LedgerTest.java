@@ -18,6 +18,7 @@ import io.chanledger.api.provider.x402.X402Settlement.Verification;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Devnet;
 import io.chanledger.domain.x402.X402Event;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
 import io.chanledger.domain.x402.X402PaymentSettled;
 import io.chanledger.projections.earnings.EarningsProjection;
 import java.math.BigInteger;
@@ -85,8 +86,12 @@ class X402LedgerTest extends LedgerIntegrationTest {
     }
 
     private List<X402PaymentSettled> eventsOf(PaymentKey key) {
+        return payloadsOf(key).stream().map(X402PaymentSettled.class::cast).toList();
+    }
+
+    private List<Object> payloadsOf(PaymentKey key) {
         return eventStore.readEvents(X402Event.paymentId(key.payer(), key.nonce())).asStream()
-                .map(m -> (X402PaymentSettled) m.getPayload()).toList();
+                .map(m -> (Object) m.getPayload()).toList();
     }
 
     private boolean recorded(PaymentKey key) {
@@ -171,6 +176,43 @@ class X402LedgerTest extends LedgerIntegrationTest {
 
         assertThat(eventsOf(payment.key())).hasSize(1);
         assertThat(recorded(payment.key())).isTrue();
+    }
+
+    @Test
+    void theTokensLogsInAFinalBlockConfirmTheSettlementOnce() {
+        ProviderFacilitator facilitator = facilitator(ledger);
+        PaymentPayload payment = aPayment();
+        Settlement.Settled settled = (Settlement.Settled) settle(facilitator, payment, "echo-flat");
+
+        assertThat(facilitator.confirmFinal(settled.blockNumber() - 1)).as("its block is not final yet").isZero();
+        assertThat(payloadsOf(payment.key())).hasSize(1);
+
+        assertThat(facilitator.confirmFinal(settled.blockNumber())).isEqualTo(1);
+        assertThat(payloadsOf(payment.key())).hasSize(2).last().isInstanceOfSatisfying(X402PaymentConfirmed.class, c -> {
+            assertThat(c.transaction()).isEqualTo(settled.transaction());
+            assertThat(c.blockNumber()).isEqualTo(settled.blockNumber());
+            assertThat(c.authorizationLogIndex()).isNotEqualTo(c.transferLogIndex());
+        });
+
+        // a second pass, or another instance's, confirms nothing again
+        assertThat(facilitator.confirmFinal(settled.blockNumber())).isZero();
+        ledger.confirmed((X402PaymentConfirmed) payloadsOf(payment.key()).get(1));
+        assertThat(payloadsOf(payment.key())).hasSize(2);
+    }
+
+    @Test
+    void aSettlementTheTokensLogsDoNotShowIsNotConfirmed() {
+        ProviderFacilitator facilitator = facilitator(ledger);
+        PaymentPayload payment = aPayment();
+        Settlement.Settled settled = (Settlement.Settled) settle(facilitator, payment, "echo-flat");
+        Settlement.Settled other = (Settlement.Settled) settle(facilitator, aPayment(), "echo-flat");
+        // the row names a transaction of the same block range that did not move this payment
+        jdbc.update("UPDATE x402_payment SET tx_hash = ?, block_number = ? WHERE payer = ? AND nonce = ?",
+                other.transaction(), other.blockNumber(), payment.key().payer(), payment.key().nonce());
+
+        assertThat(facilitator.confirmFinal(Math.max(settled.blockNumber(), other.blockNumber()))).isEqualTo(1);
+
+        assertThat(payloadsOf(payment.key())).hasSize(1);
     }
 
     @Test
