@@ -29,12 +29,15 @@ public class X402RevenueTable {
     /** Keeps the payment of {@code event}; a payment kept already stays as it is. */
     public void settled(X402PaymentSettled event) {
         String model = event.model() == null ? "" : event.model();
+        String payer = event.payer().toLowerCase(Locale.ROOT);
+        String nonce = event.nonce().toLowerCase(Locale.ROOT);
+        // one processor thread writes this table, so no second writer races the check
         jdbc.update("INSERT INTO x402_revenue (payer, nonce, provider, model, amount, tx_hash, block_number, settled_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (payer, nonce) DO NOTHING",
-                event.payer().toLowerCase(Locale.ROOT), event.nonce().toLowerCase(Locale.ROOT),
-                event.provider().toLowerCase(Locale.ROOT),
+                        + " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
+                        + " (SELECT 1 FROM x402_revenue WHERE payer = ? AND nonce = ?)",
+                payer, nonce, event.provider().toLowerCase(Locale.ROOT),
                 model.length() > MODEL_LENGTH ? model.substring(0, MODEL_LENGTH) : model,
-                new BigDecimal(event.amount()), event.transaction(), event.blockNumber(), event.settledAt());
+                new BigDecimal(event.amount()), event.transaction(), event.blockNumber(), event.settledAt(), payer, nonce);
     }
 
     /** The x402 payments settled to {@code provider} per model, by model id. */
