@@ -40,18 +40,22 @@ public final class ReadModelDatabase {
         return dataSource;
     }
 
-    /** V20 to V29: the read models' range of migrations (V2 resets their processor's token, not here). */
+    /** Every read model migration but V2, which resets their processor's token, not here. */
     private static List<Path> readModelMigrations() {
         List<Path> migrations = new ArrayList<>();
         for (Path folder : MIGRATIONS) {
             try (Stream<Path> files = Files.list(folder)) {
-                files.filter(f -> f.getFileName().toString().matches("V2\\d__.*\\.sql")).forEach(migrations::add);
+                files.filter(f -> f.getFileName().toString().matches("V(?!2__)\\d+__.*\\.sql")).forEach(migrations::add);
             } catch (IOException e) {
                 throw new UncheckedIOException("the migrations are read from " + folder.toAbsolutePath(), e);
             }
         }
-        migrations.sort(Comparator.comparing(path -> path.getFileName().toString()));
+        migrations.sort(Comparator.comparingInt(ReadModelDatabase::version));
         return migrations;
+    }
+
+    private static int version(Path migration) {
+        return Integer.parseInt(migration.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"));
     }
 
     private static List<String> statements(Path migration) {

@@ -25,7 +25,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  *
  * <pre>
  * audit export [--channel ID] [--after N] [--out FILE]   events as NDJSON (standard output by default)
- * audit verify FILE --contract ADDRESS [--chain-id 137] [--fee-bps 200]   offline: signatures and invariants
+ * audit verify FILE --contract ADDRESS [--chain-id 137] [--fee-bps 200] [--rpc-url URL --usdc ADDRESS]
+ *                                                         signatures and invariants; x402 payments against the chain
  * audit reconcile [--channel ID]...                      open channels against the contract, at one block
  * </pre>
  *
@@ -45,7 +46,7 @@ public final class AuditCommand {
 
     private static final String USAGE = """
             usage: audit export [--channel ID] [--after N] [--out FILE]
-                   audit verify FILE --contract ADDRESS [--chain-id 137] [--fee-bps 200]
+                   audit verify FILE --contract ADDRESS [--chain-id 137] [--fee-bps 200] [--rpc-url URL --usdc ADDRESS]
                    audit reconcile [--channel ID]...
             export and reconcile take the service's settings too (--spring.profiles.active=postgres, --chan.chain.rpc-url=...).
             """;
@@ -57,7 +58,8 @@ public final class AuditCommand {
         return run(args, System.out, System.err);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** As {@link #run(String[])}, writing the report to {@code out} and what went wrong to {@code err}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             err.print(USAGE);
             return FAILED;
@@ -106,8 +108,15 @@ public final class AuditCommand {
         long chainId = options.number("--chain-id", 137);
         int startingFeeBps = (int) options.number("--fee-bps", 200);
         Path file = Path.of(options.positional.getFirst());
+        String rpcUrl = options.single("--rpc-url");
+        String usdc = options.single("--usdc");
+        if ((rpcUrl == null) != (usdc == null)) {
+            throw new IllegalArgumentException("verify reconciles x402 payments with both --rpc-url and --usdc, or neither");
+        }
+        X402Transfers x402Chain = rpcUrl == null ? null
+                : X402Transfers.onChain(new EthApi(new JsonRpcClient(rpcUrl, RPC_TIMEOUT, RetryPolicy.defaults())), usdc);
         ExportVerifier verifier = new ExportVerifier(chainId, contract, startingFeeBps,
-                EventStoreMapper.create());
+                EventStoreMapper.create(), x402Chain);
         ExportVerifier.Report report;
         try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             report = verifier.verify(lines, ProgressMeter.onStandardError("verifying", Files.size(file)));
@@ -117,6 +126,9 @@ public final class AuditCommand {
         out.printf(Locale.ROOT, "%,d lines, %,d channel events of %,d channels, %,d signatures checked,"
                 + " %,d fee changes followed%n", report.lines(), report.channelEvents(), report.channels(),
                 report.signatures(), report.feeUpdates());
+        out.printf(Locale.ROOT, "%,d x402 payments, %s%n", report.x402Payments(), x402Chain == null
+                ? "not reconciled (no --rpc-url)" : String.format(Locale.ROOT, "%,d reconciled with their transfers on chain",
+                report.x402Reconciled()));
         report.findings().forEach(finding -> out.println("  " + finding));
         out.println(report.clean() ? "OK: no findings" : "FAILED: " + report.findings().size() + " findings");
         return report.clean() ? CLEAN : FINDINGS;

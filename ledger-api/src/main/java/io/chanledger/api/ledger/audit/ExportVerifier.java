@@ -18,6 +18,7 @@ import io.chanledger.domain.contract.UsdcUpdated;
 import io.chanledger.domain.eip712.ChanTypedData;
 import io.chanledger.domain.eip712.Eip712Domain;
 import io.chanledger.domain.eip712.Hex;
+import io.chanledger.domain.x402.X402PaymentSettled;
 import io.chanledger.projections.rebuild.ChannelEventDecoder;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -59,12 +60,24 @@ public final class ExportVerifier {
     private final BigInteger startingFeeBps;
     private final ObjectMapper mapper;
     private final ChannelEventDecoder decoder;
+    private final X402Transfers x402Chain;
 
     /**
      * {@code startingFeeBps}: the fee in force before the first {@code FeeUpdated} of the contract
      * in the export; {@code eventMapper}: the event store's mapper, which wrote the payloads.
      */
     public ExportVerifier(long chainId, String contract, int startingFeeBps, ObjectMapper eventMapper) {
+        this(chainId, contract, startingFeeBps, eventMapper, null);
+    }
+
+    /**
+     * As above, and each x402 payment of the export reconciled against {@code x402Chain}: its
+     * transaction must show the token's {@code Transfer} of exactly its amount from its payer to
+     * its provider. Null: x402 payments are checked within the export only.
+     */
+    public ExportVerifier(long chainId, String contract, int startingFeeBps, ObjectMapper eventMapper,
+                          X402Transfers x402Chain) {
+        this.x402Chain = x402Chain;
         this.mapper = eventMapper;
         this.decoder = new ChannelEventDecoder(eventMapper);
         this.typedData = new ChanTypedData(Eip712Domain.chan(chainId, contract));
@@ -74,7 +87,7 @@ public final class ExportVerifier {
 
     /** What the verification saw, and every violation, in export order. */
     public record Report(long lines, long channelEvents, long channels, long signatures, long feeUpdates,
-                         List<Finding> findings) {
+                         long x402Payments, long x402Reconciled, List<Finding> findings) {
         public boolean clean() {
             return findings.isEmpty();
         }
@@ -97,7 +110,7 @@ public final class ExportVerifier {
         }
         run.findings.sort(Comparator.comparingLong(Finding::line));
         return new Report(run.lineNumber, run.channelEvents, run.channels.size(), run.signatures,
-                run.contract.feeUpdates().size(), run.findings);
+                run.contract.feeUpdates().size(), run.x402.payments(), run.x402.reconciled(), run.findings);
     }
 
     private static final class Channel {
@@ -122,6 +135,7 @@ public final class ExportVerifier {
         long channelEvents;
         long signatures;
         long lastGlobalIndex = Long.MIN_VALUE;
+        final X402PaymentCheck x402 = new X402PaymentCheck(x402Chain, this::find);
         long globalIndex;
         String channelId;
 
@@ -145,6 +159,8 @@ public final class ExportVerifier {
                     channelEvent(event.sequence(), decoder.decode(payloadType, event.payloadObject(), channelId));
                 } else if (contractId.equals(channelId) && payloadType.equals(CONTRACT_PACKAGE + type)) {
                     contractEvent(type, event.payloadObject());
+                } else if (payloadType.equals(X402PaymentSettled.class.getName())) {
+                    x402.payment(channelId, event.sequence(), mapper.readValue(event.payloadObject(), X402PaymentSettled.class));
                 }
             } catch (IOException | RuntimeException e) {
                 find("malformed_event", "not an event of an export: " + e.getMessage());
@@ -344,7 +360,7 @@ public final class ExportVerifier {
     }
 
     /** A field every event of its type carries; the mapper leaves a missing one null. */
-    private static <T> T required(T value, String field) {
+    static <T> T required(T value, String field) {
         if (value == null) {
             throw new IllegalArgumentException(field + " is missing");
         }

@@ -5,6 +5,8 @@ import io.chanledger.api.ledger.readmodels.LingeringEventSource;
 import io.chanledger.api.ledger.readmodels.ReadModelProperties;
 import io.chanledger.projections.earnings.EarningsProjection;
 import io.chanledger.projections.earnings.EarningsTable;
+import io.chanledger.projections.x402.X402RevenueProjection;
+import io.chanledger.projections.x402.X402RevenueTable;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
@@ -28,6 +30,12 @@ class DashboardConfiguration {
     @Bean
     EarningsProjection earningsProjection(EarningsTable table) {
         return new EarningsProjection(table);
+    }
+
+    /** The x402 revenue per model, from the settled x402 payments, in the same processor. */
+    @Bean
+    X402RevenueProjection x402RevenueProjection(JdbcTemplate jdbc) {
+        return new X402RevenueProjection(new X402RevenueTable(jdbc));
     }
 
     /**

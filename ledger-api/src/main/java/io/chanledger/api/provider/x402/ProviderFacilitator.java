@@ -2,6 +2,8 @@ package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.provider.x402.X402Payments.Row;
 import io.chanledger.chain.abi.Eip3009Token;
+import io.chanledger.chain.ingest.Finality;
+import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.chain.tx.SendResult;
@@ -11,6 +13,8 @@ import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip3009TypedData;
 import io.chanledger.domain.eip712.Hex;
 import io.chanledger.domain.eip712.SignatureVerdict;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
+import io.chanledger.projections.x402.X402RevenueTable;
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +23,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -27,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
+import org.web3j.protocol.core.methods.response.Log;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -62,15 +70,27 @@ public final class ProviderFacilitator implements X402Settlement {
     private final Duration validityMargin;
     private final Duration reservationTimeout;
     private final SettledPayments settled;
+    private final X402RevenueTable revenue;
     private final ReentrantLock walletLock = new ReentrantLock(true);
     private final Set<PaymentKey> settling = ConcurrentHashMap.newKeySet();
 
-    /** Told of each payment the chain shows settled, once (step of the one ledger). */
+    /**
+     * Told of each payment the chain shows settled: once as it settles, and again by
+     * {@link #recoverUnfinished()} if the process died before noting it was told, so an
+     * implementation keeps each payment (payer, nonce) once however often it is told.
+     */
     @FunctionalInterface
     public interface SettledPayments {
         SettledPayments NONE = (record, blockNumber) -> { };
 
         void settled(PaymentRecord record, long blockNumber);
+
+        /**
+         * The chain's final blocks show the settlement: told once per pass of
+         * {@link #confirmFinal} until it returns, so an implementation keeps it once.
+         */
+        default void confirmed(X402PaymentConfirmed confirmation) {
+        }
     }
 
     /**
@@ -87,6 +107,7 @@ public final class ProviderFacilitator implements X402Settlement {
         this.sender = sender;
         this.dataSource = dataSource;
         this.payments = new X402Payments(new JdbcTemplate(dataSource));
+        this.revenue = new X402RevenueTable(new JdbcTemplate(dataSource));
         this.clock = clock;
         this.token = Hex.normalizeAddress(token);
         this.payTo = sender.address();
@@ -258,7 +279,21 @@ public final class ProviderFacilitator implements X402Settlement {
 
     @Override
     public java.util.List<ModelRevenue> revenueByModel() {
-        return payments.revenueByModel(payTo);
+        return revenue.perModel(payTo).stream()
+                .map(m -> new ModelRevenue(m.model(), m.payments(), m.amount())).toList();
+    }
+
+    /**
+     * Tells {@link SettledPayments} of a settled payment, then notes it told: a process that dies
+     * between the two leaves it to {@link #recoverUnfinished()}, which tells it again.
+     */
+    private void record(Row row) {
+        Long block = row.blockNumber();
+        if (row.status() != PaymentStatus.SETTLED || block == null) {
+            return;
+        }
+        settled.settled(row.record(), block);
+        payments.markRecorded(row.key());
     }
 
     @Override
@@ -425,9 +460,53 @@ public final class ProviderFacilitator implements X402Settlement {
             return new Settlement.Failed(X402Reason.UNEXPECTED_SETTLE_ERROR, txHash, "the receipt shows no such transfer");
         }
         if (payments.markSettled(key, txHash, block, clock.instant())) {
-            payments.find(key).ifPresent(row -> settled.settled(row.record(), block));
+            payments.find(key).ifPresent(this::record);
         }
         return new Settlement.Settled(txHash, a.from(), a.value(), block);
+    }
+
+    /**
+     * Confirms the recorded payments settled in blocks up to {@code finalBlock} (the chain
+     * listener's final block) from the token's logs: in the payment's transaction, the token's
+     * {@code AuthorizationUsed(payer, nonce)} and its {@code Transfer} of exactly the amount from the
+     * payer to {@code payTo}. A payment whose logs are not there (its block was replaced) stays
+     * unconfirmed and is logged. Returns how many it confirmed.
+     */
+    public int confirmFinal(Finality finality) {
+        long finalBlock = finality.mode() == Finality.Mode.FINALIZED
+                ? eth.block("finalized").map(BlockHeader::number).orElse(-1L)
+                : eth.blockNumber() - finality.depth();
+        return finalBlock < 0 ? 0 : confirmFinal(finalBlock);
+    }
+
+    /** As {@link #confirmFinal(Finality)}, with the final block given. */
+    public int confirmFinal(long finalBlock) {
+        int confirmed = 0;
+        Map<Long, List<Log>> logsByBlock = new HashMap<>();
+        for (Row row : payments.unconfirmed(payTo, finalBlock, RECOVERY_BATCH)) {
+            PaymentRecord record = row.record();
+            long block = row.blockNumber();
+            List<Log> logs = logsByBlock.computeIfAbsent(block, b -> eth.logs(token, b, b)).stream()
+                    .filter(l -> record.transaction().equalsIgnoreCase(l.getTransactionHash())).toList();
+            Optional<Eip3009Token.AuthorizationUsed> used = Eip3009Token.authorizationsUsed(logs, token).stream()
+                    .filter(u -> u.authorizer().equalsIgnoreCase(record.key().payer())
+                            && u.nonce().equalsIgnoreCase(record.key().nonce()))
+                    .findFirst();
+            Optional<Eip3009Token.Transfer> transfer = Eip3009Token.transfers(logs, token).stream()
+                    .filter(t -> t.from().equalsIgnoreCase(record.key().payer()) && t.to().equalsIgnoreCase(payTo)
+                            && t.value().equals(record.amount()))
+                    .findFirst();
+            if (used.isEmpty() || transfer.isEmpty()) {
+                log.warn("x402: block {} holds no settlement of payment {} in transaction {}", block, record.key(),
+                        record.transaction());
+                continue;
+            }
+            settled.confirmed(new X402PaymentConfirmed(record.key().payer(), record.key().nonce(), record.transaction(),
+                    block, used.get().logIndex(), transfer.get().logIndex()));
+            payments.markConfirmed(record.key());
+            confirmed++;
+        }
+        return confirmed;
     }
 
     /** Why a transfer would revert or did: the nonce used, the balance short, the window over; else unknown. */
@@ -460,6 +539,14 @@ public final class ProviderFacilitator implements X402Settlement {
      */
     public int recoverUnfinished() {
         int done = 0;
+        for (Row row : payments.unrecorded(payTo, RECOVERY_BATCH)) {
+            try {
+                record(row);
+                done++;
+            } catch (RuntimeException e) {
+                log.warn("x402: settled payment {} not recorded in the ledger yet: {}", row.key(), e.toString());
+            }
+        }
         Instant now = clock.instant();
         for (Row row : payments.unfinished(payTo, now.minus(SENT_GRACE), now.minus(reservationTimeout), RECOVERY_BATCH)) {
             if (settling.contains(row.key())) {

@@ -1,6 +1,7 @@
 package io.chanledger.api.provider.x402;
 
 import io.chanledger.api.config.ChainProperties;
+import io.chanledger.api.ledger.chain.ListenerProperties;
 import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.JsonRpcClient;
@@ -12,13 +13,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The provider's facilitator, in gateway mode when a chain and its token are configured: it
- * settles with the provider's key, and a background pass finishes what requests left unfinished
+ * settles with the provider's key, writes each settled payment into the ledger's event store
+ * ({@link X402Ledger}), and a background pass finishes what requests left unfinished
  * (at start, then every {@link #RECOVERY_INTERVAL}).
  */
 @Configuration(proxyBeanMethods = false)
@@ -31,7 +34,7 @@ class X402Configuration {
 
     @Bean
     ProviderFacilitator providerFacilitator(ChainProperties chain, ProviderIdentity identity, DataSource dataSource,
-                                            Clock clock, X402FacilitatorProperties settings) {
+                                            Clock clock, X402FacilitatorProperties settings, EventStore eventStore) {
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), chain.rpc().timeout(), retry));
         TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
@@ -39,11 +42,11 @@ class X402Configuration {
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 new RevertReasons(Map.of()));
         return new ProviderFacilitator(eth, sender, dataSource, clock, chain.chainId(), chain.usdc(), settings.validityMargin(),
-                RESERVATION_TIMEOUT, ProviderFacilitator.SettledPayments.NONE);
+                RESERVATION_TIMEOUT, new X402Ledger(eventStore, clock));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    X402RecoveryScheduler x402RecoveryScheduler(ProviderFacilitator facilitator) {
-        return new X402RecoveryScheduler(facilitator, RECOVERY_INTERVAL);
+    X402RecoveryScheduler x402RecoveryScheduler(ProviderFacilitator facilitator, ListenerProperties listener) {
+        return new X402RecoveryScheduler(facilitator, RECOVERY_INTERVAL, listener.finalityRule());
     }
 }

@@ -93,12 +93,29 @@ final class X402Payments {
                 reason.code(), Timestamp.from(now), key.payer(), key.nonce(), txHash) == 1;
     }
 
-    /** Settled payments to {@code payTo} per model: count and sum. */
-    List<X402Settlement.ModelRevenue> revenueByModel(String payTo) {
-        return jdbc.query("SELECT COALESCE(model, '') AS model, COUNT(*) AS payments, SUM(amount) AS amount"
-                        + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED' GROUP BY COALESCE(model, '')"
-                        + " ORDER BY 1", (rs, i) -> new X402Settlement.ModelRevenue(rs.getString("model"),
-                        rs.getLong("payments"), rs.getBigDecimal("amount").toBigIntegerExact()), payTo);
+    /** Notes that the settled payment {@code key} is in the ledger's event store. */
+    void markRecorded(PaymentKey key) {
+        jdbc.update("UPDATE x402_payment SET recorded = TRUE WHERE payer = ? AND nonce = ? AND status = 'SETTLED'",
+                key.payer(), key.nonce());
+    }
+
+    /** Notes that the chain's final blocks confirmed the settled payment {@code key}. */
+    void markConfirmed(PaymentKey key) {
+        jdbc.update("UPDATE x402_payment SET confirmed = TRUE WHERE payer = ? AND nonce = ? AND status = 'SETTLED'",
+                key.payer(), key.nonce());
+    }
+
+    /** Recorded payments to {@code payTo} settled in blocks up to {@code finalBlock}, not yet confirmed. */
+    List<Row> unconfirmed(String payTo, long finalBlock, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED' AND recorded"
+                + " AND NOT confirmed AND block_number <= ? ORDER BY block_number LIMIT ?", X402Payments::row, payTo,
+                finalBlock, limit);
+    }
+
+    /** Settled payments to {@code payTo} not yet in the ledger's event store. */
+    List<Row> unrecorded(String payTo, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM x402_payment WHERE pay_to = ? AND status = 'SETTLED'"
+                + " AND NOT recorded ORDER BY settled_at LIMIT ?", X402Payments::row, payTo, limit);
     }
 
     Optional<Row> find(PaymentKey key) {

@@ -1,5 +1,6 @@
 package io.chanledger.api.provider.x402;
 
+import io.chanledger.chain.ingest.Finality;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,7 +10,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link ProviderFacilitator#recoverUnfinished()} at start and then every {@code interval} on
- * a thread of its own: after a restart, the settlements the previous process left are finished.
+ * a thread of its own: after a restart, the settlements the previous process left are finished;
+ * then {@link ProviderFacilitator#confirmFinal(Finality)}, which confirms the settlements the
+ * chain listener's final blocks hold.
  */
 final class X402RecoveryScheduler implements AutoCloseable {
 
@@ -17,11 +20,14 @@ final class X402RecoveryScheduler implements AutoCloseable {
 
     private final ProviderFacilitator facilitator;
     private final Duration interval;
+    private final Finality finality;
     private ScheduledExecutorService executor;
 
-    X402RecoveryScheduler(ProviderFacilitator facilitator, Duration interval) {
+    /** {@code finality}: the chain listener's rule of which blocks are final, for confirmations. */
+    X402RecoveryScheduler(ProviderFacilitator facilitator, Duration interval, Finality finality) {
         this.facilitator = facilitator;
         this.interval = interval;
+        this.finality = finality;
     }
 
     synchronized void start() {
@@ -42,6 +48,7 @@ final class X402RecoveryScheduler implements AutoCloseable {
             if (done > 0) {
                 log.info("x402: finished {} payment(s) left unfinished", done);
             }
+            facilitator.confirmFinal(finality);
         } catch (RuntimeException e) {
             log.warn("x402: recovery pass failed: {}", e.toString());
         }

@@ -73,7 +73,9 @@ public interface X402Settlement {
 
     /**
      * The x402 revenue per model (the name given to {@link #settle}): settled payments and their sum
-     * in base units, in model order. For the provider's dashboard, beside channel revenue.
+     * in base units, in model order. For the provider's dashboard, beside channel revenue. Read from
+     * the ledger's events (the {@code x402_revenue} read model), so a payment counts a moment after
+     * it settled, once its event has been processed.
      */
     List<ModelRevenue> revenueByModel();
 

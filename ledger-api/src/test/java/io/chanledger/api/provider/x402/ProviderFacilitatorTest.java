@@ -260,22 +260,6 @@ class ProviderFacilitatorTest extends LedgerIntegrationTest {
     }
 
     @Test
-    void revenuePerModelCountsSettledPaymentsOnly() {
-        settle(facilitator, aPayment());
-        settle(facilitator, aPayment());
-        Object other = attempt(facilitator, aPayment(), "word-count");
-        assertThat(other).isInstanceOf(Settlement.Settled.class);
-        PaymentPayload released = aPayment();
-        facilitator.release((Reservation.Reserved) facilitator.reserve(
-                (Verification.Valid) facilitator.verify(released, offer(devnet, payTo))));
-
-        assertThat(facilitator.revenueByModel()).containsExactly(
-                new X402Settlement.ModelRevenue("echo-flat", 2, PRICE.multiply(BigInteger.TWO)),
-                new X402Settlement.ModelRevenue("word-count", 1, PRICE));
-        assertThat(devnet.balanceOf(payTo)).isEqualTo(PRICE.multiply(BigInteger.valueOf(3)));
-    }
-
-    @Test
     void aReleasedPaymentStaysUnusedAndMayBeSoldAgain() {
         PaymentPayload payment = aPayment();
         Reservation.Reserved first = (Reservation.Reserved) facilitator.reserve(

@@ -11,6 +11,7 @@ import io.chanledger.chain.tx.RevertReasons;
 import io.chanledger.chain.tx.SenderSettings;
 import io.chanledger.chain.tx.TransactionSender;
 import io.chanledger.domain.eip712.Eip3009TypedData;
+import io.chanledger.domain.x402.X402PaymentConfirmed;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,6 +60,12 @@ final class X402Fixtures {
     /** An instance that asks the node at {@code rpcUrl} (a dead one, say) rather than the devnet's. */
     static Instance instance(Devnet devnet, String rpcUrl, Credentials provider, DataSource dataSource,
                              Duration receiptTimeout, Clock clock) {
+        return instance(devnet, rpcUrl, provider, dataSource, receiptTimeout, clock, ProviderFacilitator.SettledPayments.NONE);
+    }
+
+    /** An instance that also tells {@code ledger} of each settled payment, after noting it in its list. */
+    static Instance instance(Devnet devnet, String rpcUrl, Credentials provider, DataSource dataSource,
+                             Duration receiptTimeout, Clock clock, ProviderFacilitator.SettledPayments ledger) {
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(2),
                 new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), 1.0, 0.0)));
         TransactionSender sender = new TransactionSender(eth, provider, devnet.chainId(),
@@ -67,7 +74,18 @@ final class X402Fixtures {
         List<X402Settlement.PaymentRecord> settled = new CopyOnWriteArrayList<>();
         ProviderFacilitator facilitator = new ProviderFacilitator(eth, sender, dataSource, clock,
                 devnet.chainId(), devnet.usdcAddress(), Duration.ofSeconds(6), Duration.ofMinutes(15),
-                (record, block) -> settled.add(record));
+                new ProviderFacilitator.SettledPayments() {
+                    @Override
+                    public void settled(X402Settlement.PaymentRecord record, long blockNumber) {
+                        settled.add(record);
+                        ledger.settled(record, blockNumber);
+                    }
+
+                    @Override
+                    public void confirmed(X402PaymentConfirmed confirmation) {
+                        ledger.confirmed(confirmation);
+                    }
+                });
         return new Instance(facilitator, settled);
     }
 
