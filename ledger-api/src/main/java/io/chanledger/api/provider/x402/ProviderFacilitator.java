@@ -3,38 +3,25 @@ package io.chanledger.api.provider.x402;
 import io.chanledger.api.provider.x402.X402Payments.Row;
 import io.chanledger.chain.abi.Eip3009Token;
 import io.chanledger.chain.ingest.Finality;
-import io.chanledger.chain.rpc.BlockHeader;
 import io.chanledger.chain.rpc.EthApi;
 import io.chanledger.chain.rpc.RpcException;
 import io.chanledger.chain.tx.SendResult;
 import io.chanledger.chain.tx.TransactionRequest;
 import io.chanledger.chain.tx.TransactionSender;
-import io.chanledger.domain.eip712.ContractSignatureRule;
 import io.chanledger.domain.eip712.Eip3009TypedData;
 import io.chanledger.domain.eip712.Hex;
-import io.chanledger.domain.eip712.SignatureVerdict;
-import io.chanledger.domain.x402.X402PaymentConfirmed;
 import io.chanledger.projections.x402.X402RevenueTable;
-import java.math.BigInteger;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
-import org.web3j.protocol.core.methods.response.Log;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -44,13 +31,8 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
  * The provider's own facilitator: {@link X402Settlement} on the provider's wallet, the token and
  * the provider's database.
  *
- * <p>Nonces of the wallet come from {@code x402_wallet_nonce}: a settlement locks the wallet's row,
- * takes the larger of its next nonce and the node's pending count, signs, writes the transaction
- * into the payment's row (committed, before anything is sent), hands it to the node and only then
- * moves the row's nonce on and lets the lock go. Instances of one provider on one database thus
- * sign one transaction per nonce, and a nonce whose transaction the node refused is used again
- * rather than left as a gap that would hold every later transaction back. Within this process one
- * settlement at a time holds the lock (the others wait here, not on a pooled connection).
+ * <p>A settlement signs at the wallet's next nonce ({@link WalletNonces}) and writes the
+ * transaction into the payment's row (committed) before it hands it to the node.
  */
 public final class ProviderFacilitator implements X402Settlement {
 
@@ -61,37 +43,17 @@ public final class ProviderFacilitator implements X402Settlement {
 
     private final EthApi eth;
     private final TransactionSender sender;
-    private final DataSource dataSource;
     private final X402Payments payments;
     private final Clock clock;
     private final String token;
     private final String payTo;
-    private final Eip3009TypedData typedData;
-    private final Duration validityMargin;
     private final Duration reservationTimeout;
     private final SettledPayments settled;
     private final X402RevenueTable revenue;
-    private final ReentrantLock walletLock = new ReentrantLock(true);
+    private final ExactPaymentVerifier verifier;
+    private final SettlementConfirmation confirmation;
+    private final WalletNonces nonces;
     private final Set<PaymentKey> settling = ConcurrentHashMap.newKeySet();
-
-    /**
-     * Told of each payment the chain shows settled: once as it settles, and again by
-     * {@link #recoverUnfinished()} if the process died before noting it was told, so an
-     * implementation keeps each payment (payer, nonce) once however often it is told.
-     */
-    @FunctionalInterface
-    public interface SettledPayments {
-        SettledPayments NONE = (record, blockNumber) -> { };
-
-        void settled(PaymentRecord record, long blockNumber);
-
-        /**
-         * The chain's final blocks show the settlement: told once per pass of
-         * {@link #confirmFinal} until it returns, so an implementation keeps it once.
-         */
-        default void confirmed(X402PaymentConfirmed confirmation) {
-        }
-    }
 
     /**
      * @param sender         signs with the provider's wallet, which is also {@code payTo}
@@ -105,16 +67,17 @@ public final class ProviderFacilitator implements X402Settlement {
                                SettledPayments settled) {
         this.eth = eth;
         this.sender = sender;
-        this.dataSource = dataSource;
         this.payments = new X402Payments(new JdbcTemplate(dataSource));
         this.revenue = new X402RevenueTable(new JdbcTemplate(dataSource));
         this.clock = clock;
         this.token = Hex.normalizeAddress(token);
         this.payTo = sender.address();
-        this.typedData = Eip3009TypedData.usdc(chainId, token);
-        this.validityMargin = validityMargin;
         this.reservationTimeout = reservationTimeout;
         this.settled = settled;
+        this.nonces = new WalletNonces(dataSource, payTo, sender::pendingNonce);
+        this.verifier = new ExactPaymentVerifier(eth, payments, clock, this.token, payTo,
+                Eip3009TypedData.usdc(chainId, token), validityMargin);
+        this.confirmation = new SettlementConfirmation(eth, payments, this.token, payTo, settled);
     }
 
     /** The wallet payments are made to and settled by. */
@@ -129,102 +92,7 @@ public final class ProviderFacilitator implements X402Settlement {
 
     @Override
     public Verification verify(PaymentPayload payload, PaymentRequirements requirements) {
-        try {
-            return verifyOrThrow(payload, requirements);
-        } catch (RpcException e) {
-            log.warn("x402: payment of {} not verified, the chain could not be read: {}", payload.payer(), e.getMessage());
-            return new Verification.Invalid(X402Reason.UNEXPECTED_VERIFY_ERROR, payload.payer(),
-                    "the chain could not be read");
-        } catch (DataAccessException e) {
-            log.warn("x402: payment of {} not verified, the database could not be read: {}", payload.payer(), e.toString());
-            return new Verification.Invalid(X402Reason.UNEXPECTED_VERIFY_ERROR, payload.payer(),
-                    "the payment could not be looked up");
-        }
-    }
-
-    private Verification verifyOrThrow(PaymentPayload payload, PaymentRequirements requirements) {
-        ExactAuthorization a = payload.authorization();
-        String payer = a.from();
-        if (!X402Network.SCHEME_EXACT.equals(payload.scheme())) {
-            return invalid(X402Reason.UNSUPPORTED_SCHEME, payer, "only the scheme exact is accepted");
-        }
-        if (!X402Network.SCHEME_EXACT.equals(requirements.scheme())) {
-            return invalid(X402Reason.INVALID_SCHEME, payer, "the requirements are not of the scheme exact");
-        }
-        if (!X402Network.isPolygon(payload.network(), payload.x402Version())
-                || !(X402Network.isPolygon(requirements.network(), 1) || X402Network.isPolygon(requirements.network(), 2))) {
-            return invalid(X402Reason.INVALID_NETWORK, payer, "payments are taken on Polygon only");
-        }
-        if (!sameAddress(requirements.asset(), token)) {
-            return invalid(X402Reason.INVALID_PAYMENT_REQUIREMENTS, payer, "the asset is not the token settled here");
-        }
-        if (!sameAddress(requirements.payTo(), payTo)) {
-            return invalid(X402Reason.INVALID_PAYMENT_REQUIREMENTS, payer, "payTo is not this provider's wallet");
-        }
-        PaymentRequirements accepted = payload.accepted();
-        if (accepted != null && !(accepted.scheme().equals(requirements.scheme())
-                && accepted.network().equals(requirements.network()) && accepted.amount().equals(requirements.amount())
-                && sameAddress(accepted.asset(), requirements.asset()) && sameAddress(accepted.payTo(), requirements.payTo()))) {
-            return invalid(X402Reason.INVALID_PAYMENT_REQUIREMENTS, payer, "the accepted offer is not the one made");
-        }
-        if (!sameAddress(a.to(), payTo)) {
-            return invalid(X402Reason.INVALID_RECIPIENT, payer, "the authorization pays someone else");
-        }
-        if (!a.value().equals(requirements.amount())) {
-            return invalid(X402Reason.INVALID_VALUE, payer, "the authorization's value is not the price");
-        }
-        byte[] digest = typedData.transferDigest(a.from(), a.to(), a.value(), a.validAfter(), a.validBefore(), a.nonce());
-        byte[] signature = Hex.decode(payload.signature());
-        if (!signedByPayer(digest, signature, payer)) {
-            return invalid(X402Reason.INVALID_SIGNATURE, payer, "the signature is not the payer's");
-        }
-        Optional<Row> known = payments.find(payload.key());
-        if (known.isPresent() && known.get().status() != PaymentStatus.RELEASED) {
-            // the same payment again: reserve() tells the caller what became of it (kept answer, in progress, failed)
-            return known.get().signature().equals(payload.signature()) && known.get().record().amount().equals(a.value())
-                    ? new Verification.Valid(payload, requirements, payer)
-                    : invalid(X402Reason.INVALID_TRANSACTION_STATE, payer, "the authorization's nonce is used");
-        }
-        long now = clock.instant().getEpochSecond();
-        if (a.validAfter().compareTo(BigInteger.valueOf(now)) >= 0) { // the token takes it only after validAfter
-            return invalid(X402Reason.INVALID_VALID_AFTER, payer, "the authorization is not valid yet");
-        }
-        if (a.validBefore().compareTo(BigInteger.valueOf(now + validityMargin.toSeconds())) <= 0) {
-            return invalid(X402Reason.INVALID_VALID_BEFORE, payer, "the authorization expires before it can be settled");
-        }
-        if (authorizationUsed(payer, a.nonce())) {
-            return invalid(X402Reason.INVALID_TRANSACTION_STATE, payer, "the authorization's nonce is used on chain");
-        }
-        if (balanceOf(payer).compareTo(a.value()) < 0) {
-            return invalid(X402Reason.INSUFFICIENT_FUNDS, payer, "the payer's balance does not cover the payment");
-        }
-        return new Verification.Valid(payload, requirements, payer);
-    }
-
-    /**
-     * As the token decides: a key's signature under the contract signature rule with {@code v} 27 or
-     * 28 (FiatToken's ecrecover refuses the 0 and 1 the channel contract also takes), else, for an
-     * address with code, ERC-1271 {@code isValidSignature}.
-     */
-    private boolean signedByPayer(byte[] digest, byte[] signature, String payer) {
-        SignatureVerdict verdict = ContractSignatureRule.recover(digest, signature);
-        if (verdict instanceof SignatureVerdict.Recovered recovered && recovered.isSigner(payer)
-                && (signature[64] == 27 || signature[64] == 28)) {
-            return true;
-        }
-        String code = eth.code(payer, "latest");
-        if (code.length() <= 2) {
-            return false;
-        }
-        try {
-            return Eip3009Token.isMagicValue(eth.call(null, payer, Eip3009Token.isValidSignature(digest, signature),
-                    BigInteger.ZERO, "latest"));
-        } catch (RpcException e) {
-            if (e.isTransient()) {
-                throw e;
-            }
-            return false; // the wallet reverted: it does not vouch for the signature
-        }
+        return verifier.verify(payload, requirements);
     }
 
     @Override
@@ -346,65 +214,31 @@ public final class ProviderFacilitator implements X402Settlement {
                                                  TransactionRequest request) throws NotSent {
         PaymentKey key = reservation.key();
         ExactAuthorization a = reservation.payment().payload().authorization();
-        new JdbcTemplate(dataSource).update("INSERT INTO x402_wallet_nonce (wallet, next_nonce) VALUES (?, 0)"
-                + " ON CONFLICT (wallet) DO NOTHING", payTo);
-        walletLock.lock();
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
+        return nonces.withNext(nonce -> {
+            TransactionSender.Signed signed;
             try {
-                long next;
-                try (PreparedStatement lock = connection.prepareStatement(
-                        "SELECT next_nonce FROM x402_wallet_nonce WHERE wallet = ? FOR UPDATE")) {
-                    lock.setString(1, payTo);
-                    try (ResultSet rs = lock.executeQuery()) {
-                        rs.next();
-                        next = rs.getLong(1);
-                    }
+                signed = sender.signAt(request, nonce);
+            } catch (TransactionSender.NotSigned e) {
+                if (e.outcome() instanceof SendResult.TransientFailure) {
+                    payments.release(key, reservation.reservationId());
+                    throw new NotSent(new Settlement.Failed(X402Reason.UNEXPECTED_SETTLE_ERROR, null,
+                            "the chain could not be reached; nothing was sent"));
                 }
-                BigInteger nonce = sender.pendingNonce().max(BigInteger.valueOf(next));
-                TransactionSender.Signed signed;
-                try {
-                    signed = sender.signAt(request, nonce);
-                } catch (TransactionSender.NotSigned e) {
-                    connection.rollback();
-                    if (e.outcome() instanceof SendResult.TransientFailure) {
-                        payments.release(key, reservation.reservationId());
-                        throw new NotSent(new Settlement.Failed(X402Reason.UNEXPECTED_SETTLE_ERROR, null,
-                                "the chain could not be reached; nothing was sent"));
-                    }
-                    X402Reason reason = diagnose(a, null);
-                    payments.failReserved(key, reservation.reservationId(), reason, model, clock.instant());
-                    throw new NotSent(new Settlement.Failed(reason, null, "the transfer would revert"));
-                }
-                if (!payments.markSending(key, reservation.reservationId(), model, signed.txHash(),
-                        nonce.longValueExact(), signed.rawTransaction(), clock.instant())) {
-                    connection.rollback();
-                    throw new NotSent(null);
-                }
-                TransactionSender.Submission submission = sender.submit(signed);
-                if (submission == TransactionSender.Submission.REFUSED) {
-                    connection.rollback(); // the nonce stays unused: the next settlement takes it
-                    X402Reason reason = diagnose(a, null);
-                    payments.failSent(key, signed.txHash(), reason, clock.instant());
-                    throw new NotSent(new Settlement.Failed(reason, null, "the node refused the transfer"));
-                }
-                try (PreparedStatement advance = connection.prepareStatement(
-                        "UPDATE x402_wallet_nonce SET next_nonce = ? WHERE wallet = ?")) {
-                    advance.setLong(1, nonce.longValueExact() + 1);
-                    advance.setString(2, payTo);
-                    advance.executeUpdate();
-                }
-                connection.commit();
-                return signed;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
+                X402Reason reason = verifier.diagnose(a, null);
+                payments.failReserved(key, reservation.reservationId(), reason, model, clock.instant());
+                throw new NotSent(new Settlement.Failed(reason, null, "the transfer would revert"));
             }
-        } catch (SQLException e) {
-            throw new org.springframework.dao.DataAccessResourceFailureException("x402 wallet nonce", e);
-        } finally {
-            walletLock.unlock();
-        }
+            if (!payments.markSending(key, reservation.reservationId(), model, signed.txHash(),
+                    nonce.longValueExact(), signed.rawTransaction(), clock.instant())) {
+                throw new NotSent(null);
+            }
+            if (sender.submit(signed) == TransactionSender.Submission.REFUSED) {
+                X402Reason reason = verifier.diagnose(a, null);
+                payments.failSent(key, signed.txHash(), reason, clock.instant());
+                throw new NotSent(new Settlement.Failed(reason, null, "the node refused the transfer"));
+            }
+            return signed;
+        });
     }
 
     /** What the payment's row says became of it, as a settlement outcome. */
@@ -430,7 +264,7 @@ public final class ProviderFacilitator implements X402Settlement {
         return switch (result) {
             case SendResult.Mined mined -> concludeMined(key, a, txHash);
             case SendResult.Reverted reverted -> {
-                X402Reason reason = diagnose(a, reverted.revertReason());
+                X402Reason reason = verifier.diagnose(a, reverted.revertReason());
                 payments.failSent(key, txHash, reason, clock.instant());
                 yield new Settlement.Failed(reason, txHash, "the transfer reverted: " + reverted.revertReason());
             }
@@ -448,7 +282,7 @@ public final class ProviderFacilitator implements X402Settlement {
         String txHash = receipt.getTransactionHash().toLowerCase(Locale.ROOT);
         long block = receipt.getBlockNumber().longValueExact();
         if (!receipt.isStatusOK()) {
-            X402Reason reason = diagnose(a, null);
+            X402Reason reason = verifier.diagnose(a, null);
             payments.failSent(key, txHash, reason, clock.instant());
             return new Settlement.Failed(reason, txHash, "the transfer reverted");
         }
@@ -466,68 +300,16 @@ public final class ProviderFacilitator implements X402Settlement {
     }
 
     /**
-     * Confirms the recorded payments settled in blocks up to {@code finalBlock} (the chain
-     * listener's final block) from the token's logs: in the payment's transaction, the token's
-     * {@code AuthorizationUsed(payer, nonce)} and its {@code Transfer} of exactly the amount from the
-     * payer to {@code payTo}. A payment whose logs are not there (its block was replaced) stays
-     * unconfirmed and is logged. Returns how many it confirmed.
+     * Confirms the recorded payments settled in blocks up to the chain's final block under
+     * {@code finality}, from the token's logs ({@link SettlementConfirmation}). Returns how many.
      */
     public int confirmFinal(Finality finality) {
-        long finalBlock = finality.mode() == Finality.Mode.FINALIZED
-                ? eth.block("finalized").map(BlockHeader::number).orElse(-1L)
-                : eth.blockNumber() - finality.depth();
-        return finalBlock < 0 ? 0 : confirmFinal(finalBlock);
+        return confirmation.confirmFinal(finality);
     }
 
     /** As {@link #confirmFinal(Finality)}, with the final block given. */
     public int confirmFinal(long finalBlock) {
-        int confirmed = 0;
-        Map<Long, List<Log>> logsByBlock = new HashMap<>();
-        for (Row row : payments.unconfirmed(payTo, finalBlock, RECOVERY_BATCH)) {
-            PaymentRecord record = row.record();
-            long block = row.blockNumber();
-            List<Log> logs = logsByBlock.computeIfAbsent(block, b -> eth.logs(token, b, b)).stream()
-                    .filter(l -> record.transaction().equalsIgnoreCase(l.getTransactionHash())).toList();
-            Optional<Eip3009Token.AuthorizationUsed> used = Eip3009Token.authorizationsUsed(logs, token).stream()
-                    .filter(u -> u.authorizer().equalsIgnoreCase(record.key().payer())
-                            && u.nonce().equalsIgnoreCase(record.key().nonce()))
-                    .findFirst();
-            Optional<Eip3009Token.Transfer> transfer = Eip3009Token.transfers(logs, token).stream()
-                    .filter(t -> t.from().equalsIgnoreCase(record.key().payer()) && t.to().equalsIgnoreCase(payTo)
-                            && t.value().equals(record.amount()))
-                    .findFirst();
-            if (used.isEmpty() || transfer.isEmpty()) {
-                log.warn("x402: block {} holds no settlement of payment {} in transaction {}", block, record.key(),
-                        record.transaction());
-                continue;
-            }
-            settled.confirmed(new X402PaymentConfirmed(record.key().payer(), record.key().nonce(), record.transaction(),
-                    block, used.get().logIndex(), transfer.get().logIndex()));
-            payments.markConfirmed(record.key());
-            confirmed++;
-        }
-        return confirmed;
-    }
-
-    /** Why a transfer would revert or did: the nonce used, the balance short, the window over; else unknown. */
-    private X402Reason diagnose(ExactAuthorization a, String revertReason) {
-        try {
-            if (authorizationUsed(a.from(), a.nonce())) {
-                return X402Reason.INVALID_TRANSACTION_STATE;
-            }
-            if (balanceOf(a.from()).compareTo(a.value()) < 0) {
-                return X402Reason.INSUFFICIENT_FUNDS;
-            }
-        } catch (RpcException e) {
-            log.info("x402: why the transfer of {} failed could not be read: {}", a.from(), e.getMessage());
-        }
-        if (a.validBefore().compareTo(BigInteger.valueOf(clock.instant().getEpochSecond())) <= 0) {
-            return X402Reason.INVALID_VALID_BEFORE;
-        }
-        if (revertReason != null && revertReason.contains("invalid signature")) {
-            return X402Reason.INVALID_SIGNATURE;
-        }
-        return X402Reason.UNEXPECTED_SETTLE_ERROR;
+        return confirmation.confirmFinal(finalBlock);
     }
 
     /**
@@ -586,28 +368,11 @@ public final class ProviderFacilitator implements X402Settlement {
         if (late.isPresent()) {
             return !(concludeReceipt(key, a, late.get()) instanceof Settlement.Pending);
         }
-        X402Reason reason = diagnose(a, null);
+        X402Reason reason = verifier.diagnose(a, null);
         if (reason == X402Reason.UNEXPECTED_SETTLE_ERROR) {
             return false; // the node refuses it for a reason that may pass; try again later
         }
         log.warn("x402: transaction {} of payment {} cannot be sent again ({}); the payment failed", txHash, key, reason);
         return payments.failSent(key, txHash, reason, clock.instant());
-    }
-
-    private boolean authorizationUsed(String authorizer, String nonce) {
-        return Eip3009Token.word(eth.call(null, token, Eip3009Token.authorizationState(authorizer, nonce),
-                BigInteger.ZERO, "latest")).signum() != 0;
-    }
-
-    private BigInteger balanceOf(String account) {
-        return Eip3009Token.word(eth.call(null, token, Eip3009Token.balanceOf(account), BigInteger.ZERO, "latest"));
-    }
-
-    private static Verification.Invalid invalid(X402Reason reason, String payer, String detail) {
-        return new Verification.Invalid(reason, payer, detail);
-    }
-
-    private static boolean sameAddress(String a, String b) {
-        return a != null && b != null && a.equalsIgnoreCase(b);
     }
 }

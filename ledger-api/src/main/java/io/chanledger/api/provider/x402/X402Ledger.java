@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * event per (stream, sequence): a second append of the same payment, by a re-fire after a crash
  * or by another instance at the same moment, is refused by the database and changes nothing.
  */
-final class X402Ledger implements ProviderFacilitator.SettledPayments {
+final class X402Ledger implements SettledPayments {
 
     /** The aggregate type the payments' streams are stored under. */
     static final String AGGREGATE_TYPE = "X402Payment";

@@ -14,7 +14,7 @@ import io.chanledger.api.provider.x402.X402Settlement.Settlement;
 import io.chanledger.api.provider.x402.X402Settlement.Verification;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.eip712.Eip3009TypedData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -60,12 +60,12 @@ final class X402Fixtures {
     /** An instance that asks the node at {@code rpcUrl} (a dead one, say) rather than the devnet's. */
     static Instance instance(Devnet devnet, String rpcUrl, Credentials provider, DataSource dataSource,
                              Duration receiptTimeout, Clock clock) {
-        return instance(devnet, rpcUrl, provider, dataSource, receiptTimeout, clock, ProviderFacilitator.SettledPayments.NONE);
+        return instance(devnet, rpcUrl, provider, dataSource, receiptTimeout, clock, SettledPayments.NONE);
     }
 
     /** An instance that also tells {@code ledger} of each settled payment, after noting it in its list. */
     static Instance instance(Devnet devnet, String rpcUrl, Credentials provider, DataSource dataSource,
-                             Duration receiptTimeout, Clock clock, ProviderFacilitator.SettledPayments ledger) {
+                             Duration receiptTimeout, Clock clock, SettledPayments ledger) {
         EthApi eth = new EthApi(new JsonRpcClient(rpcUrl, Duration.ofSeconds(2),
                 new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), 1.0, 0.0)));
         TransactionSender sender = new TransactionSender(eth, provider, devnet.chainId(),
@@ -74,7 +74,7 @@ final class X402Fixtures {
         List<X402Settlement.PaymentRecord> settled = new CopyOnWriteArrayList<>();
         ProviderFacilitator facilitator = new ProviderFacilitator(eth, sender, dataSource, clock,
                 devnet.chainId(), devnet.usdcAddress(), Duration.ofSeconds(6), Duration.ofMinutes(15),
-                new ProviderFacilitator.SettledPayments() {
+                new SettledPayments() {
                     @Override
                     public void settled(X402Settlement.PaymentRecord record, long blockNumber) {
                         settled.add(record);

@@ -16,7 +16,7 @@ import io.chanledger.api.provider.x402.X402Settlement.Reservation;
 import io.chanledger.api.provider.x402.X402Settlement.Settlement;
 import io.chanledger.api.provider.x402.X402Settlement.Verification;
 import io.chanledger.api.support.LedgerIntegrationTest;
-import io.chanledger.chain.devnet.Devnet;
+import io.chanledger.testsupport.Devnet;
 import io.chanledger.domain.x402.X402Event;
 import io.chanledger.domain.x402.X402PaymentConfirmed;
 import io.chanledger.domain.x402.X402PaymentSettled;
@@ -71,7 +71,7 @@ class X402LedgerTest extends LedgerIntegrationTest {
         ledger = new X402Ledger(eventStore, Clock.systemUTC());
     }
 
-    private ProviderFacilitator facilitator(ProviderFacilitator.SettledPayments hook) {
+    private ProviderFacilitator facilitator(SettledPayments hook) {
         return instance(devnet, devnet.rpcUrl(), provider, dataSource, Duration.ofSeconds(20), Clock.systemUTC(), hook)
                 .facilitator();
     }
@@ -121,7 +121,7 @@ class X402LedgerTest extends LedgerIntegrationTest {
 
     @Test
     void copiesAppendedAtOnceStoreOneEvent() throws Exception {
-        ProviderFacilitator facilitator = facilitator(ProviderFacilitator.SettledPayments.NONE);
+        ProviderFacilitator facilitator = facilitator(SettledPayments.NONE);
         PaymentPayload payment = aPayment();
         Settlement.Settled settled = (Settlement.Settled) settle(facilitator, payment, "echo-flat");
         PaymentRecord record = facilitator.lookup(payment.key()).orElseThrow();
