@@ -5,12 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.ledger.channels.command.VoucherJson;
 import io.chanledger.api.http.HotPathJson;
-import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.SignedVoucher;
-import io.chanledger.domain.channel.VoucherReceipt;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
-import io.chanledger.domain.money.Uint256;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -20,7 +16,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -68,20 +63,20 @@ class ChatCompletionsController {
     private final PriceList prices;
     private final Upstreams upstreams;
     private final Metering metering;
-    private final StreamRelay relay;
+    private final PaidCall paidCall;
     private final PaymentTerms terms;
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
     private final Clock clock;
     private final PaidAnswers answers;
 
-    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
+    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, PaidCall paidCall,
                               PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
                               PaidAnswers answers) {
         this.prices = prices;
         this.upstreams = upstreams;
         this.metering = metering;
-        this.relay = relay;
+        this.paidCall = paidCall;
         this.terms = terms;
         this.json = json;
         this.metrics = metrics;
@@ -118,126 +113,25 @@ class ChatCompletionsController {
             return;
         }
         Upstream upstream = upstreams.chat(rate);
-        SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), rate.id(),
-                response);
-        if (receipt == null) {
-            return;
-        }
+        Payment payment = voucherPayment(voucherHeader);
+        BigInteger hold = rate.hold(chat.inputTokens(), chat.outputLimit());
         if (chat.stream()) {
-            relay.relay(upstream, chat, rate, receipt, response);
+            paidCall.stream(payment, hold, upstream, chat, rate, response);
             return;
         }
-        boolean settling = false;
-        try {
-            Upstream.Completion completion;
-            try {
-                completion = upstream.complete(chat);
-            } catch (RuntimeException failure) {
-                settling = true;
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request(failureOutcome(failure));
-                throw upstreamFailed(failure);
-            }
+        paidCall.answer(payment, hold, rate.id(), () -> {
+            Upstream.Completion completion = upstream.complete(chat);
             ObjectNode answer = completion.body();
             String text = answerText(answer);
-            settling = true;
             if (text == null) {
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request("upstream_error");
                 log.warn("model {}: the upstream answered 200 without an answer", rate.id());
-                throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an "
-                        + "error or no message content)", null));
+                throw new Upstream.UpstreamException("the upstream answered without an answer (an error or no "
+                        + "message content)", null);
             }
             Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
             putUsage(answer, usage);
-            BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
-            answer(voucher, receipt, cost, answer, response);
-        } finally {
-            if (!settling) {
-                metering.release(receipt);
-            }
-        }
-    }
-
-    /**
-     * Admits the voucher holding {@code hold}; null when it was refused because it paid for an
-     * earlier request whose answer is kept, which has then been answered again at no charge. A
-     * voucher whose request is still running here is told to come back for its answer.
-     */
-    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, String model,
-                                         HttpServletResponse response)
-            throws IOException {
-        try {
-            return metering.admit(voucher, hold, model);
-        } catch (VoucherRejectedException rejection) {
-            if (rejection.reason() == VoucherRejection.INVALID_VOUCHER_FORMAT) {
-                throw rejection;
-            }
-            var kept = answers.find(voucher);
-            if (kept.isPresent()) {
-                metrics.request("replayed");
-                write(kept.get(), true, response);
-                return null;
-            }
-            if (rejection.reason() == VoucherRejection.NONCE_NOT_INCREASING
-                    && metering.running(voucher.channelId(), voucher.nonce())) {
-                metrics.request("request_running");
-                throw new GatewayProblem(HttpStatus.CONFLICT, "request_running", "the request voucher "
-                        + voucher.nonce() + " paid for is still running; send the same voucher again once it has "
-                        + "answered to get its answer, at no further charge", Map.of(HttpHeaders.RETRY_AFTER, "5"));
-            }
-            throw rejection;
-        }
-    }
-
-    /**
-     * Settles a request at {@code cost}, keeping its answer in the same commit, and writes the
-     * answer with the cost headers. When the voucher covered less than the cost, the answer is
-     * still delivered and only what the voucher covered is charged ({@code X-CHAN-Required}: the
-     * cost, {@code X-CHAN-Provided}: what was charged).
-     */
-    private void answer(SignedVoucher voucher, VoucherReceipt receipt, BigInteger cost, ObjectNode body,
-                        HttpServletResponse response) throws IOException {
-        byte[] bytes = json.writeValueAsBytes(body);
-        PaidAnswers.Answer[] paid = new PaidAnswers.Answer[1];
-        RequestSettlement settlement = metering.settle(receipt, cost, settled -> {
-            paid[0] = new PaidAnswers.Answer(answerHeaders(settled, cost), bytes);
-            if (settled.settled()) {
-                answers.keep(voucher, paid[0]);
-            }
-        });
-        metrics.charged(settlement.charged());
-        metrics.request(settlement.shortfall() ? "insufficient_funds_post" : "paid");
-        write(paid[0] != null ? paid[0] : new PaidAnswers.Answer(answerHeaders(settlement, cost), bytes), false,
-                response);
-    }
-
-    /** The X-CHAN-* headers of a paid answer, in the order they are written and kept. */
-    private static Map<String, String> answerHeaders(RequestSettlement settlement, BigInteger cost) {
-        Map<String, String> headers = LinkedHashMap.newLinkedHashMap(6);
-        headers.put("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
-        headers.put("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
-        headers.put("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
-        headers.put("X-CHAN-Channel", settlement.channelId());
-        if (settlement.shortfall()) {
-            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
-            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, Uint256.decimal(cost));
-            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, Uint256.decimal(settlement.charged()));
-        }
-        return headers;
-    }
-
-    private static void write(PaidAnswers.Answer answer, boolean replay, HttpServletResponse response)
-            throws IOException {
-        response.setStatus(HttpServletResponse.SC_OK);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        answer.headers().forEach(response::setHeader);
-        if (replay) {
-            response.setHeader("X-CHAN-Replay", "true");
-        }
-        response.setContentLength(answer.body().length);
-        response.getOutputStream().write(answer.body());
+            return new PaidCall.Answered(rate.cost(usage.promptTokens(), usage.completionTokens()), answer);
+        }, response);
     }
 
     /**
@@ -301,37 +195,23 @@ class ChatCompletionsController {
         }
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
-        SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, cost, rate.id(), response);
-        if (receipt == null) {
-            return;
-        }
-        boolean settling = false;
-        try {
+        paidCall.answer(voucherPayment(voucherHeader), cost, rate.id(), () -> {
             String content;
             try {
                 content = service.call(parameters, rate.service());
             } catch (RuntimeException failure) {
-                settling = true;
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request(failureOutcome(failure));
                 log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
                         failure instanceof Upstream.UpstreamException ? failure.getMessage()
                                 : failure.getClass().getName());
-                throw upstreamFailed(failure);
+                throw failure;
             }
-            settling = true;
             ObjectNode body = completion(rate.id(), content);
             // a service is not priced per token: its usage counts, with the model's tokenizer, the
             // parameters sent and the result answered, for clients that read usage after each request
             putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()),
                     chat.tokenizer().count(content)));
-            answer(voucher, receipt, cost, body, response);
-        } finally {
-            if (!settling) {
-                metering.release(receipt);
-            }
-        }
+            return new PaidCall.Answered(cost, body);
+        }, response);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */
@@ -392,7 +272,7 @@ class ChatCompletionsController {
         return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
     }
 
-    private SignedVoucher voucher(String header) {
+    private Payment voucherPayment(String header) {
         JsonNode node;
         try {
             node = json.readTree(header);
@@ -400,6 +280,6 @@ class ChatCompletionsController {
             throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
                     "X-CHAN-Voucher must be a JSON object with channelId, amount, nonce and signature");
         }
-        return VoucherJson.parse(node, null);
+        return new VoucherPayment(VoucherJson.parse(node, null), metering, answers, metrics);
     }
 }

@@ -31,7 +31,7 @@ final class StandaloneGateway {
     private static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
                                 ObjectProvider<PaymentTerms> terms, ObjectMapper json, PaidAnswers answers) {
         ChatCompletionsController controller = new ChatCompletionsController(prices, Upstreams.single(upstream, prices),
-                metering, new StreamRelay(metering, metrics, json), terms.getObject(), json, metrics, Clock.systemUTC(),
+                metering, new PaidCall(new StreamRelay(metrics, json), metrics, json), terms.getObject(), json, metrics, Clock.systemUTC(),
                 answers);
         return MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
                 .build();
