@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.ledger.channels.command.VoucherJson;
 import io.chanledger.api.http.HotPathJson;
+import io.chanledger.api.provider.x402.PaymentRequired;
+import io.chanledger.api.provider.x402.X402Codec;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -69,10 +71,12 @@ class ChatCompletionsController {
     private final GatewayMetrics metrics;
     private final Clock clock;
     private final PaidAnswers answers;
+    private final X402Offers offers;
+    private final X402Codec codec = new X402Codec();
 
     ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, PaidCall paidCall,
                               PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
-                              PaidAnswers answers) {
+                              PaidAnswers answers, X402Offers offers) {
         this.prices = prices;
         this.upstreams = upstreams;
         this.metering = metering;
@@ -82,6 +86,7 @@ class ChatCompletionsController {
         this.metrics = metrics;
         this.clock = clock;
         this.answers = answers;
+        this.offers = offers;
     }
 
     /**
@@ -100,9 +105,7 @@ class ChatCompletionsController {
         String voucherHeader = request.getHeader(VOUCHER_HEADER);
         if (voucherHeader == null || voucherHeader.isBlank()) {
             metrics.request("voucher_required");
-            throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required",
-                    "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
-                            + "see X-Payment-Docs for how to open a channel and sign vouchers");
+            throw paymentRequired(body, request);
         }
         ChatRequest chat = ChatRequest.parse(body, json);
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
@@ -212,6 +215,54 @@ class ChatCompletionsController {
                     chat.tokenizer().count(content)));
             return new PaidCall.Answered(cost, body);
         }, response);
+    }
+
+    /**
+     * The unpaid answer: the channel terms (the payment discovery headers, added by the exception
+     * handler) and, for a request whose price is known before the call and that x402's
+     * {@code exact} is offered for, x402's offer for that price: v2's {@code PAYMENT-REQUIRED}
+     * header and v1's {@code x402Version} and {@code accepts} beside the {@code error} object. A
+     * request that is not a valid paid request (unreadable, unknown model, invalid parameters) is
+     * offered the channel terms only, as before: it is refused with its reason once it is paid for.
+     */
+    private GatewayProblem paymentRequired(byte[] body, HttpServletRequest request) {
+        String message = "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
+                + "see X-Payment-Docs for how to open a channel and sign vouchers";
+        ChatRequest chat;
+        try {
+            chat = ChatRequest.parse(body, json);
+        } catch (RuntimeException unreadable) {
+            return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message);
+        }
+        PriceList.ModelRate rate = prices.model(chat.model()).orElse(null);
+        BigInteger price = rate == null || !offers.offered(rate) || chat.stream() ? null : knownPrice(rate, chat);
+        if (price == null) {
+            return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message);
+        }
+        PaymentRequired required = offers.required(terms.baseUrl(request) + "/v1/chat/completions",
+                "model " + rate.id() + ": " + rate.name(), price);
+        return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message + "; or with x402, "
+                + "scheme exact, as the PAYMENT-REQUIRED header (v2) and accepts (v1) offer",
+                Map.of(X402Codec.PAYMENT_REQUIRED, codec.encodePaymentRequired(required)),
+                Map.of("x402Version", 1, "accepts", codec.v1Body(required).get("accepts")));
+    }
+
+    /** The price of a request of a model priced before the call; null when its parameters are not valid. */
+    private BigInteger knownPrice(PriceList.ModelRate rate, ChatRequest chat) {
+        if (upstreams.service(rate) == null) {
+            return rate.cost(chat.inputTokens(), 0);
+        }
+        JsonNode parameters;
+        try {
+            parameters = json.readTree(chat.lastUserText());
+        } catch (IOException notJson) {
+            return null;
+        }
+        if (!(parameters instanceof ObjectNode object) || !rate.service().violations(object).isEmpty()
+                || rate.unitsProblem(object) != null) {
+            return null;
+        }
+        return rate.serviceCost(object);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */

@@ -86,6 +86,11 @@ class GatewayConfiguration {
     }
 
     @Bean
+    X402Offers x402Offers(GatewayProperties properties, PaymentTerms terms, ProviderIdentity identity) {
+        return new X402Offers(properties.x402(), terms.usdc(), identity.checksumAddress());
+    }
+
+    @Bean
     PaymentTerms paymentTerms(ProviderIdentity identity, ChainProperties chain, GatewayProperties properties) {
         if (GatewayProperties.blank(chain.channelContract())) {
             throw new IllegalStateException("the gateway needs chan.chain.channel-contract");

@@ -33,6 +33,7 @@ import org.springframework.util.unit.DataSize;
  * @param unsignedCloseInterval how often a channel may be given a close authorization asked for
  *        unsigned at a new amount (each may cost the provider a claim); sooner, the request is
  *        refused with 429 {@code rate_limited}. Asking again at the same amount is always answered
+ * @param x402 selling to x402 clients with scheme {@code exact} beside the channel vouchers
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
@@ -52,7 +53,8 @@ public record GatewayProperties(
         @DefaultValue("false") boolean wordCountEndpoint,
         @DefaultValue("10m") Duration answerRetention,
         @DefaultValue("4MB") DataSize answerMaxBytes,
-        @DefaultValue("1m") Duration unsignedCloseInterval) {
+        @DefaultValue("1m") Duration unsignedCloseInterval,
+        @DefaultValue X402 x402) {
 
     @ConstructorBinding
     public GatewayProperties {
@@ -66,7 +68,26 @@ public record GatewayProperties(
                              boolean echoEndpoint, List<Model> models, Upstream upstream, Watchtower watchtower) {
         this(enabled, name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
                 models, upstream, watchtower, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1), X402.DEFAULT);
+    }
+
+    /**
+     * x402's scheme {@code exact}: each payment is one EIP-3009 transfer the provider's wallet sends
+     * and pays the gas of, so it is offered only for models whose every request costs at least
+     * {@code minPrice} (decimal USDC) and whose price is known before the call (flat-priced models
+     * and services, per-unit services); token-priced models are sold on channels only.
+     * {@code tokenName} and {@code tokenVersion} are the USDC token's EIP-712 signing domain, which
+     * x402 clients sign their authorizations in; {@code maxTimeoutSeconds} is how long an offer
+     * gives the client to pay. {@code enabled: false} offers channels only.
+     */
+    public record X402(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("0.001") String minPrice,
+            @DefaultValue("USD Coin") String tokenName,
+            @DefaultValue("2") String tokenVersion,
+            @DefaultValue("60") long maxTimeoutSeconds) {
+
+        static final X402 DEFAULT = new X402(true, "0.001", "USD Coin", "2", 60);
     }
 
     /**

@@ -28,13 +28,15 @@ class ProviderInfoController {
      * A model's prices as the marketplace reads them, and how it is priced: {@code pricing}
      * {@code tokens}, {@code flat} (with {@code perRequest}, the input price) or {@code per-unit}
      * (with the unit parameter, its price and bounds; the input price is the highest price of a
-     * request, which is what clients budget by).
+     * request, which is what clients budget by). {@code payments}: the ways a request may be paid
+     * for, {@code chan-v2} (a channel voucher) and, where offered, {@code x402-exact}.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record ModelPrices(String inputPer1kTokens, String outputPer1kTokens, String name, String pricing,
-                       String perRequest, String unitParameter, String pricePerUnit, Long minUnits, Long maxUnits) {
+                       String perRequest, String unitParameter, String pricePerUnit, Long minUnits, Long maxUnits,
+                       List<String> payments) {
 
-        static ModelPrices of(PriceList.ModelRate model) {
+        static ModelPrices of(PriceList.ModelRate model, X402Offers offers) {
             PriceList.Units units = model.units();
             String pricing = switch (model.pricing()) {
                 case TOKENS -> model.flat() ? "flat" : "tokens";
@@ -44,7 +46,7 @@ class ProviderInfoController {
             return new ModelPrices(model.inputPer1kText(), model.outputPer1kText(), model.name(), pricing,
                     "flat".equals(pricing) ? model.inputPer1kText() : null, units == null ? null : units.parameter(),
                     units == null ? null : Usdc.formatDecimalUsdc(units.pricePerUnit()),
-                    units == null ? null : units.min(), units == null ? null : units.max());
+                    units == null ? null : units.min(), units == null ? null : units.max(), offers.ways(model));
         }
     }
 
@@ -52,7 +54,8 @@ class ProviderInfoController {
                    Map<String, ModelPrices> models) {
     }
 
-    record ModelEntry(String id, String object, long created, String owned_by) {
+    /** A model as OpenAI lists it, with {@code payments} as in {@link ModelPrices}. */
+    record ModelEntry(String id, String object, long created, String owned_by, List<String> payments) {
     }
 
     record ModelList(String object, List<ModelEntry> data) {
@@ -63,9 +66,11 @@ class ProviderInfoController {
     private final PaymentTerms terms;
     private final GatewayProperties properties;
     private final AgentDocs docs;
+    private final X402Offers offers;
 
     ProviderInfoController(PriceList prices, ProviderIdentity identity, PaymentTerms terms,
-                           GatewayProperties properties, AgentDocs docs) {
+                           GatewayProperties properties, AgentDocs docs, X402Offers offers) {
+        this.offers = offers;
         this.prices = prices;
         this.identity = identity;
         this.terms = terms;
@@ -76,14 +81,14 @@ class ProviderInfoController {
     @GetMapping(path = "/v1/pricing", produces = MediaType.APPLICATION_JSON_VALUE)
     Pricing pricing() {
         Map<String, ModelPrices> models = new LinkedHashMap<>();
-        prices.models().forEach(m -> models.put(m.id(), ModelPrices.of(m)));
+        prices.models().forEach(m -> models.put(m.id(), ModelPrices.of(m, offers)));
         return new Pricing(identity.checksumAddress(), properties.name(), terms.chainId(), "USDC", 6, models);
     }
 
     @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
     ModelList models() {
         return new ModelList("list", prices.models().stream()
-                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name()))
+                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name(), offers.ways(m)))
                 .toList());
     }
 
