@@ -119,6 +119,13 @@ public final class EthApi {
         return answer.getValue() == null ? "0x" : answer.getValue();
     }
 
+    /** {@code eth_getCode}: the account's code, {@code 0x} for an account without any (a key's). */
+    public String code(String address, String blockTag) {
+        org.web3j.protocol.core.methods.response.EthGetCode answer = rpc.call("eth_getCode", List.of(address, blockTag),
+                org.web3j.protocol.core.methods.response.EthGetCode.class);
+        return answer.getCode() == null ? "0x" : answer.getCode();
+    }
+
     public BigInteger estimateGas(String from, String to, String data, BigInteger value) {
         EthEstimateGas answer = rpc.call("eth_estimateGas", List.of(callObject(from, to, data, value, null)),
                 EthEstimateGas.class);

@@ -147,6 +147,92 @@ public final class TransactionSender {
         return new Broadcast(txHash, nonce, null);
     }
 
+    /** A transaction signed by {@link #signAt}, not sent yet: its hash, nonce and bytes. */
+    public record Signed(String txHash, BigInteger nonce, String rawTransaction) {
+    }
+
+    /** How a first broadcast by {@link #submit} ended. */
+    public enum Submission {
+        /** The node has the transaction. */
+        ACCEPTED,
+        /** The node refused it for good and does not have it; its nonce is unused. */
+        REFUSED,
+        /** Whether the node has it is unknown (the node could not be asked). */
+        UNKNOWN
+    }
+
+    /** The account's transaction count including the node's pending ones. */
+    public BigInteger pendingNonce() {
+        return eth.transactionCount(address(), "pending");
+    }
+
+    /**
+     * Signs {@code request} at {@code nonce}, which the caller took (from a database shared by
+     * several processes of one account, say), and sends nothing: the caller stores the transaction
+     * first and then {@link #submit}s it. Gas is estimated as for {@link #send}, so a call that would
+     * revert is refused ({@link NotSigned}) rather than signed.
+     */
+    public Signed signAt(TransactionRequest request, BigInteger nonce) throws NotSigned {
+        BigInteger gasLimit;
+        BigInteger[] fees;
+        try {
+            gasLimit = request.gasLimit() != null ? request.gasLimit() : estimate(request);
+            fees = fees();
+        } catch (WouldRevert e) {
+            throw new NotSigned(new SendResult.Refused("the call would revert", e.reason));
+        } catch (RpcException e) {
+            throw new NotSigned(e.isTransient() ? new SendResult.TransientFailure(e.getMessage(), null)
+                    : new SendResult.Refused(e.getMessage(), null));
+        }
+        RawTransaction raw = RawTransaction.createTransaction(chainId, nonce, gasLimit, request.to(), request.value(),
+                request.data(), fees[0], fees[1]);
+        String hex = Numeric.toHexString(TransactionEncoder.signMessage(raw, credentials));
+        return new Signed(Hash.sha3(hex).toLowerCase(Locale.ROOT), nonce, hex);
+    }
+
+    /** Nothing was signed: the call would revert ({@link SendResult.Refused}) or the node could not be asked. */
+    public static final class NotSigned extends Exception {
+        private final SendResult outcome;
+
+        NotSigned(SendResult outcome) {
+            super(outcome.toString(), null, false, false);
+            this.outcome = outcome;
+        }
+
+        /** A {@link SendResult.Refused} (with the revert reason, when there is one) or a {@link SendResult.TransientFailure}. */
+        public SendResult outcome() {
+            return outcome;
+        }
+    }
+
+    /** Hands a transaction {@link #signAt signed} here to the node for the first time. */
+    public Submission submit(Signed transaction) {
+        try {
+            eth.sendRawTransaction(transaction.rawTransaction());
+            log.info("sent transaction {} from {} with nonce {}", transaction.txHash(), address(), transaction.nonce());
+            return Submission.ACCEPTED;
+        } catch (RpcException e) {
+            Optional<Boolean> known = knownToNode(transaction.txHash());
+            if (known.isEmpty()) {
+                return Submission.UNKNOWN;
+            }
+            if (!known.get()) {
+                log.info("transaction {} from {} with nonce {} refused: {}", transaction.txHash(), address(),
+                        transaction.nonce(), e.getMessage());
+            }
+            return known.get() ? Submission.ACCEPTED : Submission.REFUSED;
+        }
+    }
+
+    /**
+     * Waits for the receipt of a transaction sent by {@link #submit} or {@link #rebroadcast}, as
+     * {@link #send} does: {@link SendResult.Mined}, {@link SendResult.Reverted} or, after the
+     * configured timeout, {@link SendResult.NotMined}.
+     */
+    public SendResult awaitReceipt(TransactionRequest request, Signed transaction) {
+        return awaitReceipt(request, transaction.txHash(), transaction.nonce());
+    }
+
     /**
      * Hands a transaction signed earlier to the node again (one a {@link BroadcastJournal} kept):
      * the same bytes and nonce, so it lands at most once. False when the node refused it.
