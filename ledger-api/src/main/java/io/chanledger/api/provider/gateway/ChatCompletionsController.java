@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.ledger.channels.command.VoucherJson;
 import io.chanledger.api.http.HotPathJson;
+import io.chanledger.api.provider.x402.PaymentPayload;
 import io.chanledger.api.provider.x402.PaymentRequired;
 import io.chanledger.api.provider.x402.X402Codec;
+import io.chanledger.api.provider.x402.X402Reason;
+import io.chanledger.api.provider.x402.X402Refusal;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -72,7 +75,6 @@ class ChatCompletionsController {
     private final Clock clock;
     private final PaidAnswers answers;
     private final X402Offers offers;
-    private final X402Codec codec = new X402Codec();
 
     ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, PaidCall paidCall,
                               PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
@@ -103,7 +105,8 @@ class ChatCompletionsController {
                   @Parameter(hidden = true) HttpServletResponse response) throws IOException {
         byte[] body = HotPathJson.bodyBytes(request);
         String voucherHeader = request.getHeader(VOUCHER_HEADER);
-        if (voucherHeader == null || voucherHeader.isBlank()) {
+        if (blank(voucherHeader) && blank(request.getHeader(X402Codec.PAYMENT_SIGNATURE))
+                && blank(request.getHeader(X402Codec.X_PAYMENT))) {
             metrics.request("voucher_required");
             throw paymentRequired(body, request);
         }
@@ -116,8 +119,8 @@ class ChatCompletionsController {
             return;
         }
         Upstream upstream = upstreams.chat(rate);
-        Payment payment = voucherPayment(voucherHeader);
         BigInteger hold = rate.hold(chat.inputTokens(), chat.outputLimit());
+        Payment payment = payment(voucherHeader, request, rate, hold, chat.stream());
         if (chat.stream()) {
             paidCall.stream(payment, hold, upstream, chat, rate, response);
             return;
@@ -198,7 +201,7 @@ class ChatCompletionsController {
         }
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
-        paidCall.answer(voucherPayment(voucherHeader), cost, rate.id(), () -> {
+        paidCall.answer(payment(voucherHeader, request, rate, cost, false), cost, rate.id(), () -> {
             String content;
             try {
                 content = service.call(parameters, rate.service());
@@ -241,10 +244,8 @@ class ChatCompletionsController {
         }
         PaymentRequired required = offers.required(terms.baseUrl(request) + "/v1/chat/completions",
                 "model " + rate.id() + ": " + rate.name(), price);
-        return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message + "; or with x402, "
-                + "scheme exact, as the PAYMENT-REQUIRED header (v2) and accepts (v1) offer",
-                Map.of(X402Codec.PAYMENT_REQUIRED, codec.encodePaymentRequired(required)),
-                Map.of("x402Version", 1, "accepts", codec.v1Body(required).get("accepts")));
+        return offers.paymentRequired("voucher_required", message + "; or with x402, scheme exact, as the "
+                + "PAYMENT-REQUIRED header (v2) and accepts (v1) offer", required, Map.of());
     }
 
     /** The price of a request of a model priced before the call; null when its parameters are not valid. */
@@ -321,6 +322,48 @@ class ChatCompletionsController {
 
     static boolean timedOut(RuntimeException failure) {
         return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
+    }
+
+    /**
+     * How the request is paid: by its channel voucher when it has one, else by its x402 payment
+     * ({@code PAYMENT-SIGNATURE}, v2, else {@code X-PAYMENT}, v1) for {@code price}, the price of
+     * a request whose price is known before the call. An x402 payment for a model not offered
+     * {@code exact}, or asking for a stream (x402 pays for an answer before it is delivered), is
+     * refused before anything is checked on chain; an unreadable one with its spec reason.
+     */
+    private Payment payment(String voucherHeader, HttpServletRequest request, PriceList.ModelRate rate,
+                            BigInteger price, boolean stream) {
+        if (!blank(voucherHeader)) {
+            return voucherPayment(voucherHeader);
+        }
+        String v2 = request.getHeader(X402Codec.PAYMENT_SIGNATURE);
+        int version = blank(v2) ? 1 : 2;
+        if (!offers.offered(rate)) {
+            metrics.request("x402_refused");
+            throw offers.refused(X402Reason.INVALID_PAYMENT_REQUIREMENTS, "model " + rate.id() + " is not sold for "
+                    + "x402 exact (its price is known only after the answer, or is below the provider's minimum): "
+                    + "pay for it with a channel voucher", null, null, null, null, version);
+        }
+        if (stream) {
+            metrics.request("invalid_request");
+            throw GatewayProblem.badRequest("stream_not_supported", "an x402 payment pays for a whole answer before it "
+                    + "is delivered: send \"stream\": false, or pay with a channel voucher to stream");
+        }
+        String url = terms.baseUrl(request) + "/v1/chat/completions";
+        String description = "model " + rate.id() + ": " + rate.name();
+        PaymentPayload payload;
+        try {
+            payload = version == 2 ? offers.codec().decodePaymentSignature(v2)
+                    : offers.codec().decodeXPayment(request.getHeader(X402Codec.X_PAYMENT));
+        } catch (X402Refusal refusal) {
+            metrics.request("x402_refused");
+            throw offers.refused(refusal.reason(), refusal.detail(), url, description, price, null, version);
+        }
+        return new X402Payment(payload, offers.exact(price), offers, answers, metrics, url, description);
+    }
+
+    private static boolean blank(String header) {
+        return header == null || header.isBlank();
     }
 
     private Payment voucherPayment(String header) {

@@ -5,6 +5,8 @@ import io.chanledger.api.ledger.channels.command.ChannelCommits;
 import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.wallet.WalletAudience;
 import io.chanledger.api.provider.watchtower.CloseWatch;
+import io.chanledger.api.provider.x402.X402Settlement;
+import org.springframework.beans.factory.ObjectProvider;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -86,8 +88,9 @@ class GatewayConfiguration {
     }
 
     @Bean
-    X402Offers x402Offers(GatewayProperties properties, PaymentTerms terms, ProviderIdentity identity) {
-        return new X402Offers(properties.x402(), terms.usdc(), identity.checksumAddress());
+    X402Offers x402Offers(GatewayProperties properties, PaymentTerms terms, ProviderIdentity identity,
+                          ObjectProvider<X402Settlement> settlement) {
+        return new X402Offers(properties.x402(), terms.usdc(), identity.checksumAddress(), settlement.getIfAvailable());
     }
 
     @Bean

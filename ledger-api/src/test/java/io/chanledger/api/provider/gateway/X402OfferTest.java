@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chanledger.api.provider.x402.X402Settlement;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.domain.eip712.Hex;
@@ -28,6 +29,8 @@ class X402OfferTest extends LedgerIntegrationTest {
     ProviderIdentity identity;
     @Autowired
     PriceList prices;
+    @Autowired
+    X402Settlement settlement;
 
     @Test
     void aFlatModelIsOfferedExactForItsPriceBesideTheUnchangedChannelTerms() throws Exception {
@@ -113,14 +116,14 @@ class X402OfferTest extends LedgerIntegrationTest {
     void exactIsNotOfferedForModelsBelowTheMinimumPrice() {
         GatewayProperties.X402 settings = new GatewayProperties.X402(true, "0.005", "USD Coin", "2", 60);
         X402Offers offers = new X402Offers(settings, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
-                identity.checksumAddress());
+                identity.checksumAddress(), settlement);
 
         assertThat(offers.offered(prices.model("echo-flat").orElseThrow())).isTrue();
         // 5 minutes at 0.0005 is 0.0025: some of its requests would cost the provider more gas than they pay
         assertThat(offers.offered(prices.model("vpn-lease").orElseThrow())).isFalse();
         assertThat(offers.offered(prices.model("echo-1").orElseThrow())).isFalse();
         assertThat(new X402Offers(new GatewayProperties.X402(false, "0", "USD Coin", "2", 60),
-                "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", identity.checksumAddress())
+                "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", identity.checksumAddress(), settlement)
                 .offered(prices.model("echo-flat").orElseThrow())).isFalse();
     }
 
