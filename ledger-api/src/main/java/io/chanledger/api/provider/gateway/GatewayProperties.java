@@ -1,5 +1,6 @@
 package io.chanledger.api.provider.gateway;
 
+import io.chanledger.domain.eip712.Eip3009TypedData;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -83,11 +84,12 @@ public record GatewayProperties(
     public record X402(
             @DefaultValue("true") boolean enabled,
             @DefaultValue("0.001") String minPrice,
-            @DefaultValue("USD Coin") String tokenName,
-            @DefaultValue("2") String tokenVersion,
+            @DefaultValue(Eip3009TypedData.USDC_NAME) String tokenName,
+            @DefaultValue(Eip3009TypedData.USDC_VERSION) String tokenVersion,
             @DefaultValue("60") long maxTimeoutSeconds) {
 
-        static final X402 DEFAULT = new X402(true, "0.001", "USD Coin", "2", 60);
+        static final X402 DEFAULT = new X402(true, "0.001", Eip3009TypedData.USDC_NAME, Eip3009TypedData.USDC_VERSION,
+                60);
     }
 
     /**

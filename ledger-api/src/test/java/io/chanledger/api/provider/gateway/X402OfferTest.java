@@ -113,6 +113,16 @@ class X402OfferTest extends LedgerIntegrationTest {
     }
 
     @Test
+    void theAgentDocsExplainPayingWithX402ForTheModelsItIsOfferedFor() {
+        String docs = Http.get(baseUrl() + "/v1/docs").body();
+
+        String x402 = docs.substring(docs.indexOf("Paying with x402"));
+        String models = x402.substring(0, x402.indexOf('\n', x402.indexOf("models ")));
+        assertThat(models).contains("echo-flat", "page-fetch", "vpn-lease").doesNotContain("echo-1");
+        assertThat(x402).contains("PAYMENT-SIGNATURE", "X-PAYMENT", "TransferWithAuthorization", "USD Coin");
+    }
+
+    @Test
     void exactIsNotOfferedForModelsBelowTheMinimumPrice() {
         GatewayProperties.X402 settings = new GatewayProperties.X402(true, "0.005", "USD Coin", "2", 60);
         X402Offers offers = new X402Offers(settings, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
