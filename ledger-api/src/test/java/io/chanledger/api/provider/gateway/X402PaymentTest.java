@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.provider.x402.PaymentKey;
 import io.chanledger.api.provider.x402.X402Settlement;
+import io.chanledger.api.support.AdminReads;
 import io.chanledger.api.support.Http;
 import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.chain.devnet.Authorization;
@@ -57,6 +58,7 @@ class X402PaymentTest extends LedgerIntegrationTest {
     void aFlatModelPaidWithV2IsSettledOnceBeforeItsAnswerAndTheSamePaymentGetsTheKeptAnswer() {
         X402Agent agent = X402Agent.create(devnet(), baseUrl(), FUNDS);
         String body = Agent.chatBody("echo-flat", "hello " + UUID.randomUUID(), null, false);
+        JsonNode before = dashboardModel("echo-flat");
 
         X402Agent.Paid paid = agent.payV2(body);
 
@@ -72,6 +74,12 @@ class X402PaymentTest extends LedgerIntegrationTest {
         X402Settlement.PaymentRecord record = record(paid.authorization());
         assertThat(record.status()).isEqualTo(X402Settlement.PaymentStatus.SETTLED);
         assertThat(record.model()).isEqualTo("echo-flat");
+        // the dashboard shows it as the model's x402 revenue, beside what channels paid for it
+        JsonNode after = dashboardModel("echo-flat");
+        assertThat(new BigInteger(after.path("x402Settled").asText()))
+                .isEqualTo(new BigInteger(before.path("x402Settled").asText("0")).add(FLAT_PRICE));
+        assertThat(after.path("x402Payments").asLong()).isEqualTo(before.path("x402Payments").asLong(0) + 1);
+        assertThat(after.path("charged").asText()).isEqualTo(before.path("charged").asText("0"));
 
         Http.Reply again = agent.send(body, X402Agent.V2, paid.header());
 
@@ -274,6 +282,18 @@ class X402PaymentTest extends LedgerIntegrationTest {
             assertThat(reply.body()).as(bad.getKey()).doesNotContain("choices");
         }
         assertThat(agent.balance()).isEqualTo(funds);
+    }
+
+    /** The model's row of the provider's dashboard (read with the admin token); missing before its first revenue. */
+    private JsonNode dashboardModel(String model) {
+        Http.Reply dashboard = AdminReads.get(baseUrl() + "/api/provider/dashboard");
+        assertThat(dashboard.status()).as(dashboard.body()).isEqualTo(200);
+        for (JsonNode row : dashboard.json().path("models")) {
+            if (row.path("model").asText().equals(model)) {
+                return row;
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     private X402Settlement.PaymentRecord record(Authorization authorization) {
