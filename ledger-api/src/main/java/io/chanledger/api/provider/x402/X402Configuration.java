@@ -13,7 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -24,30 +24,23 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnGateway
-@ConditionalOnProperty(prefix = "chan.chain", name = {"rpc-url", "usdc"})
+@Conditional(X402Configured.class)
 class X402Configuration {
 
-    /**
-     * An authorization must stay valid this much longer than now to be taken: the time its
-     * transaction needs to be mined (a few Polygon blocks of two seconds each).
-     */
-    static final Duration VALIDITY_MARGIN = Duration.ofSeconds(6);
-    /** How long a settlement waits for its receipt before answering {@code settlement_pending}. */
-    static final Duration RECEIPT_TIMEOUT = Duration.ofSeconds(30);
     /** A reservation older than this belongs to a request that died; no paid call lasts that long. */
     static final Duration RESERVATION_TIMEOUT = Duration.ofMinutes(15);
     static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(5);
 
     @Bean
     ProviderFacilitator providerFacilitator(ChainProperties chain, ProviderIdentity identity, DataSource dataSource,
-                                            Clock clock) {
+                                            Clock clock, X402FacilitatorProperties settings) {
         RetryPolicy retry = new RetryPolicy(chain.rpc().attempts(), Duration.ofMillis(200), Duration.ofSeconds(5), 2.0, 0.5);
         EthApi eth = new EthApi(new JsonRpcClient(chain.rpcUrl(), chain.rpc().timeout(), retry));
         TransactionSender sender = new TransactionSender(eth, identity.credentials(), chain.chainId(),
-                new SenderSettings(RECEIPT_TIMEOUT, Duration.ofMillis(100), chain.fees().minPriorityFee(),
+                new SenderSettings(settings.receiptTimeout(), Duration.ofMillis(100), chain.fees().minPriorityFee(),
                         chain.fees().maxFeeCap(), SenderSettings.defaults().gasHeadroomPercent()),
                 new RevertReasons(Map.of()));
-        return new ProviderFacilitator(eth, sender, dataSource, clock, chain.chainId(), chain.usdc(), VALIDITY_MARGIN,
+        return new ProviderFacilitator(eth, sender, dataSource, clock, chain.chainId(), chain.usdc(), settings.validityMargin(),
                 RESERVATION_TIMEOUT, ProviderFacilitator.SettledPayments.NONE);
     }
 

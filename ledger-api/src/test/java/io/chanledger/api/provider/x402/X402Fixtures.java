@@ -48,12 +48,17 @@ final class X402Fixtures {
 
     /** One instance of the provider's facilitator: a sender of its own on the shared database. */
     static Instance instance(Devnet devnet, Credentials provider, DataSource dataSource, Duration receiptTimeout) {
+        return instance(devnet, provider, dataSource, receiptTimeout, Clock.systemUTC());
+    }
+
+    static Instance instance(Devnet devnet, Credentials provider, DataSource dataSource, Duration receiptTimeout,
+                             Clock clock) {
         EthApi eth = new EthApi(new JsonRpcClient(devnet.rpcUrl(), Duration.ofSeconds(10), RetryPolicy.defaults()));
         TransactionSender sender = new TransactionSender(eth, provider, devnet.chainId(),
                 new SenderSettings(receiptTimeout, Duration.ofMillis(50), BigInteger.ZERO, null, 20),
                 new RevertReasons(Map.of()));
         List<X402Settlement.PaymentRecord> settled = new CopyOnWriteArrayList<>();
-        ProviderFacilitator facilitator = new ProviderFacilitator(eth, sender, dataSource, Clock.systemUTC(),
+        ProviderFacilitator facilitator = new ProviderFacilitator(eth, sender, dataSource, clock,
                 devnet.chainId(), devnet.usdcAddress(), Duration.ofSeconds(6), Duration.ofMinutes(15),
                 (record, block) -> settled.add(record));
         return new Instance(facilitator, settled);
