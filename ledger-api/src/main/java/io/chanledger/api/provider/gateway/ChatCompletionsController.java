@@ -56,6 +56,11 @@ import org.springframework.web.bind.annotation.RestController;
  * so invalid parameters cost nothing; the voucher is then admitted holding the request's price,
  * which is what it is charged once the service has answered, and nothing if it failed. The
  * answer is a chat completion whose assistant message is the service's result as JSON text.
+ *
+ * <p>A request may be paid with x402 instead ({@code PAYMENT-SIGNATURE}, {@code X-PAYMENT}) where
+ * its price is known before the call ({@link X402Offers}); the unpaid answer offers it. Either way
+ * the request runs through the same {@link PaidCall}, with the way of paying as its parameter
+ * ({@link VoucherPayment}, {@link X402Payment}).
  */
 @RestController
 @ConditionalOnGateway
