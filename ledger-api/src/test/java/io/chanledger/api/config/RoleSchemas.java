@@ -18,7 +18,8 @@ final class RoleSchemas {
             "marketplace_feedback", "marketplace_provider_latency", "marketplace_telemetry",
             "marketplace_provider_profile", "gas_grant");
     static final Set<String> PROVIDER = Set.of("gateway_claim", "gateway_close_watch", "gateway_excess_return",
-            "gateway_answer", "gateway_instance", "earnings_request", "earnings_claim");
+            "gateway_answer", "gateway_instance", "earnings_request", "earnings_claim", "x402_payment",
+            "x402_wallet_nonce");
 
     private RoleSchemas() {
     }
