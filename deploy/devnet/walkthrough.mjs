@@ -5,20 +5,29 @@
 // three requests, the first without max_tokens, one streamed; a service: its parameters as JSON)
 // with vouchers the agent signs itself and budgets as the marketplace's agent client does, close
 // cooperatively with the provider's authorization, then compare the chain's token balances with
-// the marketplace's and the provider's ledgers. Exits non-zero on any surprise.
+// the marketplace's and the provider's ledgers. Then a second agent pays with x402 as any x402 agent
+// does, with the stock clients unmodified and a viem local account: @x402/fetch with @x402/evm (v2)
+// and x402-fetch (v1) each buy every model a provider sells for x402 exact (the flat chat model and
+// the word count), and the chain's Transfers of those payments must equal what the providers
+// recorded, to the base unit. Exits non-zero on any surprise.
 //
 //   node deploy/devnet/walkthrough.mjs
 //
 // Settings (environment): CHAN_MARKETPLACE_URL (default http://127.0.0.1:8080), CHAN_RPC_URL
 // (default http://127.0.0.1:8545), CHAN_AGENT_KEY (default anvil's account 3), CHAN_DEPOSIT_USDC
-// (default "2"), CHAN_EXPECT_PROVIDERS (how many providers must be listed, default 1).
+// (default "2"), CHAN_EXPECT_PROVIDERS (how many providers must be listed, default 1),
+// CHAN_X402_AGENT_KEY (the x402 payer, default anvil's account 6; it holds USDC and pays no gas),
+// CHAN_ADMIN_TOKEN (the local network's; with it, each provider's record of x402 payments is checked).
 
 import {
   createPublicClient, createWalletClient, decodeEventLog, domainSeparator, getAddress, http, keccak256, parseAbi,
-  recoverTypedDataAddress, toBytes,
+  parseEventLogs, recoverTypedDataAddress, toBytes,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 
 const marketplace = process.env.CHAN_MARKETPLACE_URL ?? 'http://127.0.0.1:8080';
 const rpcUrl = process.env.CHAN_RPC_URL ?? 'http://127.0.0.1:8545';
@@ -26,6 +35,9 @@ const rpcUrl = process.env.CHAN_RPC_URL ?? 'http://127.0.0.1:8545';
 const agentKey = process.env.CHAN_AGENT_KEY
   ?? '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 const depositUsdc = process.env.CHAN_DEPOSIT_USDC ?? '2';
+// anvil's default account 6 (test mnemonic; a throwaway key of the local devnet)
+const x402AgentKey = process.env.CHAN_X402_AGENT_KEY
+  ?? '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e';
 
 const channelAbi = parseAbi([
   'function open(address provider, uint256 amount, uint256 duration) returns (bytes32)',
@@ -154,7 +166,98 @@ async function main() {
   for (const provider of providers) {
     await walkProvider(provider, { agent, domain, channelAddress, usdcAddress, publicClient, wallet });
   }
+  await payWithX402(providers, { usdcAddress, publicClient });
   console.log(`\nwalkthrough complete with ${providers.length} providers: the chain and the ledgers agree to the base unit`);
+}
+
+// What a provider recorded as settled x402 payments, all models (its dashboard, read with the admin
+// token of the local network); null without the token.
+async function x402Ledger(provider) {
+  const token = process.env.CHAN_ADMIN_TOKEN;
+  if (!token) return null;
+  const reply = await getJson(`${provider.apiUrl}/api/provider/dashboard`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(reply.status === 200, `${provider.name}'s dashboard answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return reply.body.models.reduce((sum, m) => sum + BigInt(m.x402Settled), 0n);
+}
+
+const transferEvent = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+
+// An agent that knows nothing of channels buys every model sold for x402 exact from every provider,
+// once with each stock client, and checks each payment's Transfer on chain against the price and
+// against what the provider recorded.
+async function payWithX402(providers, { usdcAddress, publicClient }) {
+  const payer = privateKeyToAccount(x402AgentKey);
+  // the stock clients as their READMEs set them up, with nothing but a local account
+  const v2Fetch = wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: 'eip155:137', client: new ExactEvmScheme(payer) }],
+  });
+  const v1Fetch = wrapFetchWithPaymentV1(fetch, payer);
+  const clients = [
+    { name: '@x402/fetch 2.27 (v2)', fetch: v2Fetch, header: 'PAYMENT-RESPONSE', decode: decodePaymentResponseHeader },
+    { name: 'x402-fetch 1.2 (v1)', fetch: v1Fetch, header: 'X-PAYMENT-RESPONSE', decode: decodeXPaymentResponse },
+  ];
+  const balance = (who) => publicClient.readContract({ address: usdcAddress, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+  const payerBefore = await balance(payer.address);
+  let bought = 0n;
+  let purchases = 0;
+  for (const provider of providers) {
+    const pricing = (await getJson(`${provider.apiUrl}/v1/pricing`)).body;
+    // flat-priced models: a price known before the call, which the walkthrough checks against the chain
+    const models = Object.entries(pricing.models)
+      .filter(([, m]) => m.payments?.includes('x402-exact') && m.perRequest !== undefined);
+    if (models.length === 0) continue;
+    step(`9. pay ${provider.name} with x402 (${models.map(([id]) => id).join(', ')}), with the stock clients`);
+    const providerAddress = getAddress(provider.providerAddress);
+    const providerBefore = await balance(providerAddress);
+    const ledgerBefore = await x402Ledger(provider);
+    let received = 0n;
+    for (const [id, model] of models) {
+      // the demo's one service takes a text; a chat model, a prompt
+      const content = id === 'word-count' ? JSON.stringify({ text: 'paid with x402' }) : 'hello';
+      const body = JSON.stringify({ model: id, messages: [{ role: 'user', content }] });
+      const price = toBaseUnits(model.perRequest);
+      for (const client of clients) {
+        const response = await client.fetch(`${provider.apiUrl}/v1/chat/completions`, {
+          method: 'POST', headers: { 'Content-Type': 'application/json' }, body,
+        });
+        const text = await response.text();
+        expect(response.status === 200, `${client.name} buying ${id}: ${response.status} ${text}`);
+        const answer = JSON.parse(text);
+        expect(typeof answer.choices?.[0]?.message?.content === 'string', `${id} answered no message: ${text}`);
+        const header = response.headers.get(client.header);
+        expect(header, `${client.name} buying ${id}: no ${client.header}`);
+        const settlement = client.decode(header);
+        expect(settlement.success === true, `${id}: settlement ${JSON.stringify(settlement)}`);
+        const receipt = await publicClient.getTransactionReceipt({ hash: settlement.transaction });
+        // the token's Transfers in the settlement (beside them: its AuthorizationUsed)
+        const transfers = parseEventLogs({ abi: transferEvent, eventName: 'Transfer', logs: receipt.logs })
+          .filter((l) => getAddress(l.address) === usdcAddress).map((l) => l.args);
+        expect(transfers.length === 1 && getAddress(transfers[0].from) === payer.address
+          && getAddress(transfers[0].to) === providerAddress && transfers[0].value === price,
+        `${id}: the settlement's Transfers ${JSON.stringify(transfers, (k, v) => typeof v === 'bigint' ? v.toString() : v)} are not ${price} from the payer to the provider`);
+        console.log(`${client.name} bought ${id} for ${price} base units: transaction ${settlement.transaction}, `
+          + `${receipt.gasUsed} gas paid by the provider`);
+        received += price;
+        purchases++;
+      }
+    }
+    const providerAfter = await balance(providerAddress);
+    expect(providerAfter - providerBefore === received,
+      `${provider.name} received ${providerAfter - providerBefore} on chain, the x402 payments were ${received}`);
+    const ledgerAfter = await x402Ledger(provider);
+    if (ledgerAfter === null) {
+      console.log('(no CHAN_ADMIN_TOKEN: the providers\' own records of x402 payments are not read)');
+    } else {
+      expect(ledgerAfter - ledgerBefore === received,
+        `${provider.name} recorded ${ledgerAfter - ledgerBefore} of x402 payments, the chain shows ${received}`);
+      console.log(`${provider.name} recorded ${ledgerAfter - ledgerBefore} base units of x402 payments, as the chain`);
+    }
+    bought += received;
+  }
+  expect(purchases > 0, 'no provider sells anything for x402 exact');
+  const payerAfter = await balance(payer.address);
+  expect(payerBefore - payerAfter === bought, `the x402 payer spent ${payerBefore - payerAfter}, it bought ${bought}`);
+  console.log(`x402: ${purchases} purchases, ${bought} base units, equal on chain and in the ledgers`);
 }
 
 // Opens a channel to one provider, pays each of its models, closes, and checks chain and ledgers.

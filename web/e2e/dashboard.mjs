@@ -42,6 +42,10 @@ export const providerDashboard = {
       const requests = (await row.locator('[data-testid=model-requests]').textContent()).trim();
       expect(charged === usdc(model.charged) && requests === String(model.requests),
         `${model.model}: shown ${charged} USDC in ${requests} requests, expected ${usdc(model.charged)} in ${model.requests}`);
+      const x402 = (await row.locator('[data-testid=model-x402]').textContent()).trim();
+      const payments = (await row.locator('[data-testid=model-x402-payments]').textContent()).trim();
+      expect(x402 === usdc(model.x402Settled) && payments === String(model.x402Payments),
+        `${model.model}: shown ${x402} USDC of x402 in ${payments} payments, expected ${usdc(model.x402Settled)} in ${model.x402Payments}`);
     }
     expect(expected.models.some((m) => m.model === 'echo-1') && expected.models.some((m) => m.model === 'echo-flat'),
       `the paid models are not both listed: ${JSON.stringify(expected.models)}`);

@@ -156,20 +156,25 @@ function AtRisk({ dashboard }: { dashboard: ProviderDashboard }) {
 }
 
 function Models({ dashboard }: { dashboard: ProviderDashboard }) {
-  const total = dashboard.models.reduce((sum, m) => sum + baseUnits(m.charged), 0n);
+  // a model earns on channels (charged per request) and by x402 payments (one transfer each)
+  const earned = (m: ProviderDashboard['models'][number]) => baseUnits(m.charged) + baseUnits(m.x402Settled);
+  const total = dashboard.models.reduce((sum, m) => sum + earned(m), 0n);
   return (
     <div class="card" data-testid="models">
       <h2>Revenue per model</h2>
       {dashboard.models.length === 0 ? <p class="muted">No paid request yet.</p> : (
         <table>
-          <thead><tr><th>Model</th><th class="num">Charged</th><th class="num">Requests</th><th>Share</th></tr></thead>
+          <thead><tr><th>Model</th><th class="num">Channels</th><th class="num">Requests</th>
+            <th class="num">x402</th><th class="num">Payments</th><th>Share</th></tr></thead>
           <tbody>
             {dashboard.models.map((m) => (
               <tr data-model={m.model}>
                 <td><ModelId id={m.model} /></td>
                 <td class="num" data-testid="model-charged">{formatUsdc(baseUnits(m.charged))}</td>
                 <td class="num" data-testid="model-requests">{m.requests}</td>
-                <td>{(permille(baseUnits(m.charged), total) / 10).toFixed(1)} %</td>
+                <td class="num" data-testid="model-x402">{formatUsdc(baseUnits(m.x402Settled))}</td>
+                <td class="num" data-testid="model-x402-payments">{m.x402Payments}</td>
+                <td>{(permille(earned(m), total) / 10).toFixed(1)} %</td>
               </tr>
             ))}
           </tbody>

@@ -111,7 +111,8 @@ class BadInputTest extends LedgerIntegrationTest {
 
     @Test
     void headersOverTheLimitAreAMalformedRequest() {
-        String oversized = "\r\nX-Padding: " + "a".repeat(20_000);
+        // above server.max-http-request-header-size (48 KB, room for a long x402 payment header)
+        String oversized = "\r\nX-Padding: " + "a".repeat(60_000);
         RawHttp.Reply api = quietly(() -> RawHttp.exchange(port, "GET /api/channels HTTP/1.1" + oversized, ""));
         RawHttp.Reply v1 = quietly(() -> RawHttp.exchange(port, "GET /v1/models HTTP/1.1" + oversized, ""));
 

@@ -1,5 +1,6 @@
 package io.chanledger.api.support;
 
+import io.chanledger.api.provider.x402.X402Reason;
 import io.chanledger.domain.channel.VoucherRejection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,6 +76,10 @@ public final class ErrorCodes {
         Set<String> codes = literalsIn(GATEWAY);
         for (VoucherRejection reason : VoucherRejection.values()) {
             codes.add(reason.providerCode());
+        }
+        // an x402 payment refused, or whose settlement failed, is answered with the spec's reason
+        for (X402Reason reason : X402Reason.values()) {
+            codes.add(reason.code());
         }
         codes.addAll(GATEWAY_OTHER_FORMS);
         return codes;

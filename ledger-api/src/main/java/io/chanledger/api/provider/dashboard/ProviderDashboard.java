@@ -8,7 +8,10 @@ import io.chanledger.projections.earnings.EarningsTable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.lang.Nullable;
 
 /**
@@ -27,7 +30,8 @@ record ProviderDashboard(
                 + " claims on-chain, newest first") List<Claim> claims,
         @Schema(requiredMode = REQUIRED, description = "at most " + ProviderDashboardController.AT_RISK
                 + " channels at risk, most urgent first") List<AtRisk> atRisk,
-        @Schema(requiredMode = REQUIRED, description = "revenue per model or service, most charged first")
+        @Schema(requiredMode = REQUIRED, description = "revenue per model or service, on channels and by x402 payments, "
+                + "most earned first")
         List<ModelRevenue> models,
         @Schema(description = "the chain listener's state, as its health says it: whether these figures see the "
                 + "chain's present; absent when this instance does not run the listener") @Nullable
@@ -109,11 +113,27 @@ record ProviderDashboard(
     @Schema(name = "DashboardModelRevenue")
     record ModelRevenue(
             @Schema(requiredMode = REQUIRED, description = "the gateway's model or service id") String model,
-            @Schema(requiredMode = REQUIRED, description = "charged by its requests") BigInteger charged,
-            @Schema(requiredMode = REQUIRED, description = "its requests that were charged") long requests) {
+            @Schema(requiredMode = REQUIRED, description = "charged on channels by its requests") BigInteger charged,
+            @Schema(requiredMode = REQUIRED, description = "its requests that were charged on channels") long requests,
+            @Schema(requiredMode = REQUIRED, description = "settled on chain by its x402 payments") BigInteger x402Settled,
+            @Schema(requiredMode = REQUIRED, description = "its x402 payments settled") long x402Payments) {
 
-        static ModelRevenue of(EarningsTable.ModelRevenue m) {
-            return new ModelRevenue(m.model(), m.charged(), m.requests());
+        /**
+         * The channel revenue and the x402 revenue of each model, most earned first: a model with
+         * only one of them shows zero for the other.
+         */
+        static List<ModelRevenue> of(List<EarningsTable.ModelRevenue> channels, Map<String, X402Revenue.Settled> x402) {
+            Map<String, ModelRevenue> models = new LinkedHashMap<>();
+            for (EarningsTable.ModelRevenue m : channels) {
+                X402Revenue.Settled paid = x402.getOrDefault(m.model(), new X402Revenue.Settled(BigInteger.ZERO, 0));
+                models.put(m.model(), new ModelRevenue(m.model(), m.charged(), m.requests(), paid.amount(),
+                        paid.payments()));
+            }
+            x402.forEach((model, paid) -> models.putIfAbsent(model, new ModelRevenue(model, BigInteger.ZERO, 0,
+                    paid.amount(), paid.payments())));
+            return models.values().stream()
+                    .sorted(Comparator.comparing((ModelRevenue m) -> m.charged().add(m.x402Settled())).reversed())
+                    .toList();
         }
     }
 }

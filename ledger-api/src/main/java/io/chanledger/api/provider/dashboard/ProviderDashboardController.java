@@ -19,6 +19,7 @@ import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,10 +44,12 @@ class ProviderDashboardController {
     private final ReadModelProperties readModels;
     private final Clock clock;
     private final ObjectProvider<ListenerHealthIndicator> listenerHealth;
+    private final X402Revenue x402;
 
     ProviderDashboardController(EarningsTable earnings, ProviderIdentity identity, ChannelAudience audience,
                                 WalletAuthenticator wallets, ReadModelProperties readModels, Clock clock,
-                                ObjectProvider<ListenerHealthIndicator> listenerHealth) {
+                                ObjectProvider<ListenerHealthIndicator> listenerHealth, JdbcTemplate jdbc) {
+        this.x402 = new X402Revenue(jdbc);
         this.earnings = earnings;
         this.identity = identity;
         this.audience = audience;
@@ -59,7 +62,8 @@ class ProviderDashboardController {
     @GetMapping(path = "/api/provider/dashboard", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "This provider's dashboard",
             description = "Wallet-signed by the provider's own wallet, or with the admin token: earnings, claims, "
-                    + "channels at risk and revenue per model, in base units, and the chain listener's state")
+                    + "channels at risk and revenue per model (on channels and by x402 payments), in base units, and "
+                    + "the chain listener's state")
     ResponseEntity<ProviderDashboard> dashboard(HttpServletRequest request) {
         requireProviderOrAdmin(request);
         String provider = identity.address();
@@ -74,7 +78,7 @@ class ProviderDashboardController {
                 earnings.claims(provider, CLAIMS).stream().map(ProviderDashboard.Claim::of).toList(),
                 earnings.atRisk(provider, now, window, AT_RISK).stream().map(r -> ProviderDashboard.AtRisk.of(r, now))
                         .toList(),
-                earnings.perModel(provider).stream().map(ProviderDashboard.ModelRevenue::of).toList(),
+                ProviderDashboard.ModelRevenue.of(earnings.perModel(provider), x402.perModel(provider)),
                 Optional.ofNullable(listenerHealth.getIfAvailable()).map(ListenerHealthIndicator::report).orElse(null));
         return ChannelAudience.okForThisCaller().body(body);
     }

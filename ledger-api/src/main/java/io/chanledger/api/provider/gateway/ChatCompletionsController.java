@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.chanledger.api.ledger.channels.command.VoucherJson;
 import io.chanledger.api.http.HotPathJson;
-import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.SignedVoucher;
-import io.chanledger.domain.channel.VoucherReceipt;
+import io.chanledger.api.provider.x402.PaymentPayload;
+import io.chanledger.api.provider.x402.PaymentRequired;
+import io.chanledger.api.provider.x402.X402Codec;
+import io.chanledger.api.provider.x402.X402Reason;
+import io.chanledger.api.provider.x402.X402Refusal;
 import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
-import io.chanledger.domain.money.Uint256;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -20,7 +21,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -56,6 +56,11 @@ import org.springframework.web.bind.annotation.RestController;
  * so invalid parameters cost nothing; the voucher is then admitted holding the request's price,
  * which is what it is charged once the service has answered, and nothing if it failed. The
  * answer is a chat completion whose assistant message is the service's result as JSON text.
+ *
+ * <p>A request may be paid with x402 instead ({@code PAYMENT-SIGNATURE}, {@code X-PAYMENT}) where
+ * its price is known before the call ({@link X402Offers}); the unpaid answer offers it. Either way
+ * the request runs through the same {@link PaidCall}, with the way of paying as its parameter
+ * ({@link VoucherPayment}, {@link X402Payment}).
  */
 @RestController
 class ChatCompletionsController {
@@ -67,25 +72,27 @@ class ChatCompletionsController {
     private final PriceList prices;
     private final Upstreams upstreams;
     private final Metering metering;
-    private final StreamRelay relay;
+    private final PaidCall paidCall;
     private final PaymentTerms terms;
     private final ObjectMapper json;
     private final GatewayMetrics metrics;
     private final Clock clock;
     private final PaidAnswers answers;
+    private final X402Offers offers;
 
-    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, StreamRelay relay,
+    ChatCompletionsController(PriceList prices, Upstreams upstreams, Metering metering, PaidCall paidCall,
                               PaymentTerms terms, ObjectMapper json, GatewayMetrics metrics, Clock clock,
-                              PaidAnswers answers) {
+                              PaidAnswers answers, X402Offers offers) {
         this.prices = prices;
         this.upstreams = upstreams;
         this.metering = metering;
-        this.relay = relay;
+        this.paidCall = paidCall;
         this.terms = terms;
         this.json = json;
         this.metrics = metrics;
         this.clock = clock;
         this.answers = answers;
+        this.offers = offers;
     }
 
     /**
@@ -102,11 +109,10 @@ class ChatCompletionsController {
                   @Parameter(hidden = true) HttpServletResponse response) throws IOException {
         byte[] body = HotPathJson.bodyBytes(request);
         String voucherHeader = request.getHeader(VOUCHER_HEADER);
-        if (voucherHeader == null || voucherHeader.isBlank()) {
+        if (blank(voucherHeader) && blank(request.getHeader(X402Codec.PAYMENT_SIGNATURE))
+                && blank(request.getHeader(X402Codec.X_PAYMENT))) {
             metrics.request("voucher_required");
-            throw new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required",
-                    "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
-                            + "see X-Payment-Docs for how to open a channel and sign vouchers");
+            throw paymentRequired(body, request);
         }
         ChatRequest chat = ChatRequest.parse(body, json);
         PriceList.ModelRate rate = prices.model(chat.model()).orElseThrow(() -> GatewayProblem.badRequest(
@@ -117,126 +123,25 @@ class ChatCompletionsController {
             return;
         }
         Upstream upstream = upstreams.chat(rate);
-        SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, rate.hold(chat.inputTokens(), chat.outputLimit()), rate.id(),
-                response);
-        if (receipt == null) {
-            return;
-        }
+        BigInteger hold = rate.hold(chat.inputTokens(), chat.outputLimit());
+        Payment payment = payment(voucherHeader, request, rate, hold, chat.stream());
         if (chat.stream()) {
-            relay.relay(upstream, chat, rate, receipt, response);
+            paidCall.stream(payment, hold, upstream, chat, rate, response);
             return;
         }
-        boolean settling = false;
-        try {
-            Upstream.Completion completion;
-            try {
-                completion = upstream.complete(chat);
-            } catch (RuntimeException failure) {
-                settling = true;
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request(failureOutcome(failure));
-                throw upstreamFailed(failure);
-            }
+        paidCall.answer(payment, hold, rate.id(), () -> {
+            Upstream.Completion completion = upstream.complete(chat);
             ObjectNode answer = completion.body();
             String text = answerText(answer);
-            settling = true;
             if (text == null) {
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request("upstream_error");
                 log.warn("model {}: the upstream answered 200 without an answer", rate.id());
-                throw upstreamFailed(new Upstream.UpstreamException("the upstream answered without an answer (an "
-                        + "error or no message content)", null));
+                throw new Upstream.UpstreamException("the upstream answered without an answer (an error or no "
+                        + "message content)", null);
             }
             Upstream.Usage usage = billedUsage(completion.usage(), chat.inputTokens(), chat.tokenizer().count(text));
             putUsage(answer, usage);
-            BigInteger cost = rate.cost(usage.promptTokens(), usage.completionTokens());
-            answer(voucher, receipt, cost, answer, response);
-        } finally {
-            if (!settling) {
-                metering.release(receipt);
-            }
-        }
-    }
-
-    /**
-     * Admits the voucher holding {@code hold}; null when it was refused because it paid for an
-     * earlier request whose answer is kept, which has then been answered again at no charge. A
-     * voucher whose request is still running here is told to come back for its answer.
-     */
-    private VoucherReceipt admitOrReplay(SignedVoucher voucher, BigInteger hold, String model,
-                                         HttpServletResponse response)
-            throws IOException {
-        try {
-            return metering.admit(voucher, hold, model);
-        } catch (VoucherRejectedException rejection) {
-            if (rejection.reason() == VoucherRejection.INVALID_VOUCHER_FORMAT) {
-                throw rejection;
-            }
-            var kept = answers.find(voucher);
-            if (kept.isPresent()) {
-                metrics.request("replayed");
-                write(kept.get(), true, response);
-                return null;
-            }
-            if (rejection.reason() == VoucherRejection.NONCE_NOT_INCREASING
-                    && metering.running(voucher.channelId(), voucher.nonce())) {
-                metrics.request("request_running");
-                throw new GatewayProblem(HttpStatus.CONFLICT, "request_running", "the request voucher "
-                        + voucher.nonce() + " paid for is still running; send the same voucher again once it has "
-                        + "answered to get its answer, at no further charge", Map.of(HttpHeaders.RETRY_AFTER, "5"));
-            }
-            throw rejection;
-        }
-    }
-
-    /**
-     * Settles a request at {@code cost}, keeping its answer in the same commit, and writes the
-     * answer with the cost headers. When the voucher covered less than the cost, the answer is
-     * still delivered and only what the voucher covered is charged ({@code X-CHAN-Required}: the
-     * cost, {@code X-CHAN-Provided}: what was charged).
-     */
-    private void answer(SignedVoucher voucher, VoucherReceipt receipt, BigInteger cost, ObjectNode body,
-                        HttpServletResponse response) throws IOException {
-        byte[] bytes = json.writeValueAsBytes(body);
-        PaidAnswers.Answer[] paid = new PaidAnswers.Answer[1];
-        RequestSettlement settlement = metering.settle(receipt, cost, settled -> {
-            paid[0] = new PaidAnswers.Answer(answerHeaders(settled, cost), bytes);
-            if (settled.settled()) {
-                answers.keep(voucher, paid[0]);
-            }
-        });
-        metrics.charged(settlement.charged());
-        metrics.request(settlement.shortfall() ? "insufficient_funds_post" : "paid");
-        write(paid[0] != null ? paid[0] : new PaidAnswers.Answer(answerHeaders(settlement, cost), bytes), false,
-                response);
-    }
-
-    /** The X-CHAN-* headers of a paid answer, in the order they are written and kept. */
-    private static Map<String, String> answerHeaders(RequestSettlement settlement, BigInteger cost) {
-        Map<String, String> headers = LinkedHashMap.newLinkedHashMap(6);
-        headers.put("X-CHAN-Cost", Uint256.decimal(settlement.charged()));
-        headers.put("X-CHAN-Total", Uint256.decimal(settlement.chargedTotal()));
-        headers.put("X-CHAN-Remaining", Uint256.decimal(settlement.remaining()));
-        headers.put("X-CHAN-Channel", settlement.channelId());
-        if (settlement.shortfall()) {
-            // the same meanings as on insufficient_funds: what this request needed, what the voucher left for it
-            headers.put(GatewayExceptionHandler.REQUIRED_HEADER, Uint256.decimal(cost));
-            headers.put(GatewayExceptionHandler.PROVIDED_HEADER, Uint256.decimal(settlement.charged()));
-        }
-        return headers;
-    }
-
-    private static void write(PaidAnswers.Answer answer, boolean replay, HttpServletResponse response)
-            throws IOException {
-        response.setStatus(HttpServletResponse.SC_OK);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        answer.headers().forEach(response::setHeader);
-        if (replay) {
-            response.setHeader("X-CHAN-Replay", "true");
-        }
-        response.setContentLength(answer.body().length);
-        response.getOutputStream().write(answer.body());
+            return new PaidCall.Answered(rate.cost(usage.promptTokens(), usage.completionTokens()), answer);
+        }, response);
     }
 
     /**
@@ -300,37 +205,69 @@ class ChatCompletionsController {
         }
         ObjectNode parameters = parameters(rate, chat, request);
         BigInteger cost = rate.serviceCost(parameters);
-        SignedVoucher voucher = voucher(voucherHeader);
-        VoucherReceipt receipt = admitOrReplay(voucher, cost, rate.id(), response);
-        if (receipt == null) {
-            return;
-        }
-        boolean settling = false;
-        try {
+        paidCall.answer(payment(voucherHeader, request, rate, cost, false), cost, rate.id(), () -> {
             String content;
             try {
                 content = service.call(parameters, rate.service());
             } catch (RuntimeException failure) {
-                settling = true;
-                metering.settle(receipt, BigInteger.ZERO);
-                metrics.request(failureOutcome(failure));
                 log.warn("model {}: upstream {} failed: {}", rate.id(), service.name(),
                         failure instanceof Upstream.UpstreamException ? failure.getMessage()
                                 : failure.getClass().getName());
-                throw upstreamFailed(failure);
+                throw failure;
             }
-            settling = true;
             ObjectNode body = completion(rate.id(), content);
             // a service is not priced per token: its usage counts, with the model's tokenizer, the
             // parameters sent and the result answered, for clients that read usage after each request
             putUsage(body, new Upstream.Usage(chat.tokenizer().count(chat.lastUserText()),
                     chat.tokenizer().count(content)));
-            answer(voucher, receipt, cost, body, response);
-        } finally {
-            if (!settling) {
-                metering.release(receipt);
-            }
+            return new PaidCall.Answered(cost, body);
+        }, response);
+    }
+
+    /**
+     * The unpaid answer: the channel terms (the payment discovery headers, added by the exception
+     * handler) and, for a request whose price is known before the call and that x402's
+     * {@code exact} is offered for, x402's offer for that price: v2's {@code PAYMENT-REQUIRED}
+     * header and v1's {@code x402Version} and {@code accepts} beside the {@code error} object. A
+     * request that is not a valid paid request (unreadable, unknown model, invalid parameters) is
+     * offered the channel terms only, as before: it is refused with its reason once it is paid for.
+     */
+    private GatewayProblem paymentRequired(byte[] body, HttpServletRequest request) {
+        String message = "this API is paid per request with a Chan voucher in the X-CHAN-Voucher header; "
+                + "see X-Payment-Docs for how to open a channel and sign vouchers";
+        ChatRequest chat;
+        try {
+            chat = ChatRequest.parse(body, json);
+        } catch (RuntimeException unreadable) {
+            return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message);
         }
+        PriceList.ModelRate rate = prices.model(chat.model()).orElse(null);
+        BigInteger price = rate == null || !offers.offered(rate) || chat.stream() ? null : knownPrice(rate, chat);
+        if (price == null) {
+            return new GatewayProblem(HttpStatus.PAYMENT_REQUIRED, "voucher_required", message);
+        }
+        PaymentRequired required = offers.required(terms.baseUrl(request) + "/v1/chat/completions",
+                "model " + rate.id() + ": " + rate.name(), price);
+        return offers.paymentRequired("voucher_required", message + "; or with x402, scheme exact, as the "
+                + "PAYMENT-REQUIRED header (v2) and accepts (v1) offer", required, Map.of());
+    }
+
+    /** The price of a request of a model priced before the call; null when its parameters are not valid. */
+    private BigInteger knownPrice(PriceList.ModelRate rate, ChatRequest chat) {
+        if (upstreams.service(rate) == null) {
+            return rate.cost(chat.inputTokens(), 0);
+        }
+        JsonNode parameters;
+        try {
+            parameters = json.readTree(chat.lastUserText());
+        } catch (IOException notJson) {
+            return null;
+        }
+        if (!(parameters instanceof ObjectNode object) || !rate.service().violations(object).isEmpty()
+                || rate.unitsProblem(object) != null) {
+            return null;
+        }
+        return rate.serviceCost(object);
     }
 
     /** The last user message's content as the model's parameters, checked against its declaration. */
@@ -391,7 +328,49 @@ class ChatCompletionsController {
         return failure instanceof Upstream.UpstreamException upstream && upstream.timedOut();
     }
 
-    private SignedVoucher voucher(String header) {
+    /**
+     * How the request is paid: by its channel voucher when it has one, else by its x402 payment
+     * ({@code PAYMENT-SIGNATURE}, v2, else {@code X-PAYMENT}, v1) for {@code price}, the price of
+     * a request whose price is known before the call. An x402 payment for a model not offered
+     * {@code exact}, or asking for a stream (x402 pays for an answer before it is delivered), is
+     * refused before anything is checked on chain; an unreadable one with its spec reason.
+     */
+    private Payment payment(String voucherHeader, HttpServletRequest request, PriceList.ModelRate rate,
+                            BigInteger price, boolean stream) {
+        if (!blank(voucherHeader)) {
+            return voucherPayment(voucherHeader);
+        }
+        String v2 = request.getHeader(X402Codec.PAYMENT_SIGNATURE);
+        int version = blank(v2) ? 1 : 2;
+        if (!offers.offered(rate)) {
+            metrics.request("x402_refused");
+            throw offers.refused(X402Reason.INVALID_PAYMENT_REQUIREMENTS, "model " + rate.id() + " is not sold for "
+                    + "x402 exact (its price is known only after the answer, or is below the provider's minimum): "
+                    + "pay for it with a channel voucher", null, null, null, null, version);
+        }
+        if (stream) {
+            metrics.request("invalid_request");
+            throw GatewayProblem.badRequest("stream_not_supported", "an x402 payment pays for a whole answer before it "
+                    + "is delivered: send \"stream\": false, or pay with a channel voucher to stream");
+        }
+        String url = terms.baseUrl(request) + "/v1/chat/completions";
+        String description = "model " + rate.id() + ": " + rate.name();
+        PaymentPayload payload;
+        try {
+            payload = version == 2 ? offers.codec().decodePaymentSignature(v2)
+                    : offers.codec().decodeXPayment(request.getHeader(X402Codec.X_PAYMENT));
+        } catch (X402Refusal refusal) {
+            metrics.request("x402_refused");
+            throw offers.refused(refusal.reason(), refusal.detail(), url, description, price, null, version);
+        }
+        return new X402Payment(payload, offers.exact(price), offers, answers, metrics, url, description);
+    }
+
+    private static boolean blank(String header) {
+        return header == null || header.isBlank();
+    }
+
+    private Payment voucherPayment(String header) {
         JsonNode node;
         try {
             node = json.readTree(header);
@@ -399,6 +378,6 @@ class ChatCompletionsController {
             throw new VoucherRejectedException(VoucherRejection.INVALID_VOUCHER_FORMAT,
                     "X-CHAN-Voucher must be a JSON object with channelId, amount, nonce and signature");
         }
-        return VoucherJson.parse(node, null);
+        return new VoucherPayment(VoucherJson.parse(node, null), metering, answers, metrics);
     }
 }

@@ -6,6 +6,8 @@ import io.chanledger.api.config.ChainProperties;
 import io.chanledger.api.ledger.wallet.WalletAudience;
 import io.chanledger.api.provider.ProviderIdentity;
 import io.chanledger.api.provider.watchtower.CloseWatch;
+import io.chanledger.api.provider.x402.X402Settlement;
+import org.springframework.beans.factory.ObjectProvider;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -83,6 +85,12 @@ class GatewayConfiguration {
     @Bean
     Upstreams upstreams(GatewayProperties properties, PriceList prices, ObjectMapper json, Clock clock) {
         return Upstreams.of(properties, prices, json, clock);
+    }
+
+    @Bean
+    X402Offers x402Offers(GatewayProperties properties, PaymentTerms terms, ProviderIdentity identity,
+                          ObjectProvider<X402Settlement> settlement) {
+        return new X402Offers(properties.x402(), terms.usdc(), identity.checksumAddress(), settlement.getIfAvailable());
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.chanledger.domain.channel.VoucherRejectedException;
 import io.chanledger.domain.channel.VoucherRejection;
 import jakarta.servlet.http.HttpServletRequest;
 import java.math.BigInteger;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -50,7 +51,13 @@ class GatewayExceptionHandler {
         if (problem.status() == HttpStatus.PAYMENT_REQUIRED) {
             extra.addAll(terms.getObject().headers(request));
         }
-        return render(request, problem.status(), problem.code(), problem.getMessage(), extra);
+        ResponseEntity<Object> rendered = render(request, problem.status(), problem.code(), problem.getMessage(), extra);
+        if (problem.fields().isEmpty() || !(rendered.getBody() instanceof Map<?, ?> body)) {
+            return rendered;
+        }
+        Map<Object, Object> withFields = new LinkedHashMap<>(body);
+        problem.fields().forEach(withFields::putIfAbsent);
+        return ResponseEntity.status(rendered.getStatusCode()).headers(rendered.getHeaders()).body(withFields);
     }
 
     @ExceptionHandler(VoucherRejectedException.class)

@@ -11,7 +11,10 @@ import org.springframework.stereotype.Component;
  * {@code chan.gateway.requests{outcome}}: paid, voucher_required, upstream_error, upstream_timeout,
  * insufficient_funds_post, client_gone (a stream the client left), cut (a stream stopped when
  * the voucher was spent), replayed (a kept answer sent again to its voucher, free), request_running
- * (its voucher re-sent while the request runs). {@code chan.gateway.charged}: base units charged.
+ * (its voucher, or its x402 payment, re-sent while the request runs), x402_refused (an x402 payment
+ * refused before the call), x402_settlement_failed and x402_settlement_pending (an answer withheld
+ * because its settlement failed, or is not mined yet). {@code chan.gateway.charged}: base units
+ * charged, on channels and by x402 settlements.
  */
 @Component
 class GatewayMetrics {

@@ -1,5 +1,6 @@
 package io.chanledger.api.provider.gateway;
 
+import io.chanledger.domain.eip712.Eip3009TypedData;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import org.springframework.util.unit.DataSize;
  * @param unsignedCloseInterval how often a channel may be given a close authorization asked for
  *        unsigned at a new amount (each may cost the provider a claim); sooner, the request is
  *        refused with 429 {@code rate_limited}. Asking again at the same amount is always answered
+ * @param x402 selling to x402 clients with scheme {@code exact} beside the channel vouchers
  */
 @ConfigurationProperties("chan.gateway")
 public record GatewayProperties(
@@ -50,7 +52,8 @@ public record GatewayProperties(
         @DefaultValue("false") boolean wordCountEndpoint,
         @DefaultValue("10m") Duration answerRetention,
         @DefaultValue("4MB") DataSize answerMaxBytes,
-        @DefaultValue("1m") Duration unsignedCloseInterval) {
+        @DefaultValue("1m") Duration unsignedCloseInterval,
+        @DefaultValue X402 x402) {
 
     @ConstructorBinding
     public GatewayProperties {
@@ -64,7 +67,27 @@ public record GatewayProperties(
                              boolean echoEndpoint, List<Model> models) {
         this(name, description, providerKey, providerKeyFile, publicUrl, signingUrl, holdTtl, echoEndpoint,
                 models, List.of(), false, Duration.ofMinutes(10), DataSize.ofMegabytes(4),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1), X402.DEFAULT);
+    }
+
+    /**
+     * x402's scheme {@code exact}: each payment is one EIP-3009 transfer the provider's wallet sends
+     * and pays the gas of, so it is offered only for models whose every request costs at least
+     * {@code minPrice} (decimal USDC) and whose price is known before the call (flat-priced models
+     * and services, per-unit services); token-priced models are sold on channels only.
+     * {@code tokenName} and {@code tokenVersion} are the USDC token's EIP-712 signing domain, which
+     * x402 clients sign their authorizations in; {@code maxTimeoutSeconds} is how long an offer
+     * gives the client to pay. {@code enabled: false} offers channels only.
+     */
+    public record X402(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("0.001") String minPrice,
+            @DefaultValue(Eip3009TypedData.USDC_NAME) String tokenName,
+            @DefaultValue(Eip3009TypedData.USDC_VERSION) String tokenVersion,
+            @DefaultValue("60") long maxTimeoutSeconds) {
+
+        static final X402 DEFAULT = new X402(true, "0.001", Eip3009TypedData.USDC_NAME, Eip3009TypedData.USDC_VERSION,
+                60);
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.chanledger.api.eventstore.LoneCommit;
 import io.chanledger.domain.channel.SignedVoucher;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -27,6 +28,12 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * settlement, so a charge is never recorded without its answer being retrievable; {@link #find}
  * gives the answer back to the very same voucher (channel, nonce, amount and signature) while it
  * is retained. Answers above {@code answer-max-bytes} are not kept.
+ *
+ * <p>An answer paid with x402 is kept by its authorization, under the payer's address in place of a
+ * channel and the authorization's nonce (a payer's address and a channel id never look alike), and
+ * written at once, before its settlement is sent: a process that dies while the transaction is on
+ * its way leaves the answer the payment paid for, which {@link #find(String, BigInteger, BigInteger,
+ * String)} gives back once the payment is settled.
  */
 final class PaidAnswers {
 
@@ -92,6 +99,48 @@ final class PaidAnswers {
         rows.rows.add(row);
     }
 
+    /**
+     * Keeps {@code answer} at once for the payment of {@code payer} with authorization nonce
+     * {@code nonce}, {@code amount} and {@code signature}, replacing what a released earlier
+     * attempt of the same payment left.
+     */
+    void keepNow(String payer, BigInteger nonce, BigInteger amount, String signature, Answer answer) {
+        if (answer.body().length > maxBytes || retention.isZero() || retention.isNegative()) {
+            return;
+        }
+        jdbc.update("INSERT INTO gateway_answer (channel_id, nonce, amount, signature, headers, body, answered_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, nonce) DO UPDATE SET amount ="
+                        + " EXCLUDED.amount, signature = EXCLUDED.signature, headers = EXCLUDED.headers, body ="
+                        + " EXCLUDED.body, answered_at = EXCLUDED.answered_at",
+                payer, new BigDecimal(nonce), new BigDecimal(amount), storedSignature(signature),
+                headersText(answer.headers()), new String(answer.body(), StandardCharsets.UTF_8),
+                Timestamp.from(clock.instant()));
+    }
+
+    /** The answer kept for that payment while it is retained; only for the very same amount and signature. */
+    Optional<Answer> find(String payer, BigInteger nonce, BigInteger amount, String signature) {
+        return findKept(payer, nonce, amount, storedSignature(signature));
+    }
+
+    /** Drops the answer kept for a payment that was not settled. */
+    void forget(String payer, BigInteger nonce) {
+        jdbc.update("DELETE FROM gateway_answer WHERE channel_id = ? AND nonce = ?", payer, new BigDecimal(nonce));
+    }
+
+    /** A signature as the column holds it: its hex, or the hash of a contract wallet's longer one. */
+    private static String storedSignature(String signature) {
+        String hex = signature.toLowerCase(Locale.ROOT);
+        return hex.length() <= 132 ? hex : org.web3j.crypto.Hash.sha3String(hex);
+    }
+
+    private String headersText(Map<String, String> headers) {
+        try {
+            return json.writeValueAsString(headers);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("headers of a paid answer could not be written", e);
+        }
+    }
+
     private void insert(List<Object[]> rows) {
         jdbc.batchUpdate(INSERT, rows);
     }
@@ -117,12 +166,15 @@ final class PaidAnswers {
 
     /** The answer {@code voucher} paid for, while it is retained; only for the very same voucher. */
     Optional<Answer> find(SignedVoucher voucher) {
+        return findKept(voucher.channelId(), voucher.nonce(), voucher.amount(), signature(voucher));
+    }
+
+    private Optional<Answer> findKept(String key, BigInteger nonce, BigInteger amount, String signature) {
         Timestamp since = Timestamp.from(clock.instant().minus(retention));
         List<Answer> rows = jdbc.query("SELECT headers, body FROM gateway_answer WHERE channel_id = ? AND nonce = ?"
                         + " AND amount = ? AND signature = ? AND answered_at > ?",
                 (row, n) -> new Answer(headers(row.getString(1)), row.getString(2).getBytes(StandardCharsets.UTF_8)),
-                voucher.channelId(), new BigDecimal(voucher.nonce()), new BigDecimal(voucher.amount()),
-                signature(voucher), since);
+                key, new BigDecimal(nonce), new BigDecimal(amount), signature, since);
         return rows.stream().findFirst();
     }
 

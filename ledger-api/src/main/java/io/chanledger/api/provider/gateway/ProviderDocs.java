@@ -24,9 +24,11 @@ class ProviderDocs {
     private final PaymentTerms terms;
     private final GatewayProperties properties;
     private final ObjectMapper json;
+    private final X402Offers offers;
 
     ProviderDocs(PriceList prices, ProviderIdentity identity, PaymentTerms terms, GatewayProperties properties,
-              ObjectMapper json) {
+                 ObjectMapper json, X402Offers offers) {
+        this.offers = offers;
         this.prices = prices;
         this.identity = identity;
         this.terms = terms;
@@ -114,6 +116,25 @@ class ProviderDocs {
             for (PriceList.ModelRate model : services) {
                 service(text, model);
             }
+        }
+        List<PriceList.ModelRate> x402 = prices.models().stream().filter(offers::offered).toList();
+        if (!x402.isEmpty()) {
+            text.append("""
+
+                    Paying with x402 instead (no channel; each request is one USDC transfer the provider sends
+                    on chain): models %s. The 402 of a request without payment offers x402's scheme exact in
+                    the PAYMENT-REQUIRED header (v2) and in x402Version/accepts (v1) for that request's price.
+                    Sign EIP-3009 TransferWithAuthorization to the offer's payTo for exactly its amount, in the
+                    domain %s / %s / chain %d / the token %s, and send the same request again with
+                    PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1); stock x402 clients (@x402/fetch, x402-fetch) do
+                    all of this. Nothing is streamed. The payment is verified before the call and settled
+                    only once the answer is ready: a failed call settles nothing and the authorization may
+                    pay again. The answer carries PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) with the
+                    transaction; the same payment sent again within %s gets the same answer and is settled
+                    once. A refused payment is HTTP 402 whose X-CHAN-Error is the x402 reason.
+                    """.formatted(String.join(", ", x402.stream().map(PriceList.ModelRate::id).toList()),
+                    properties.x402().tokenName(), properties.x402().tokenVersion(), terms.chainId(), terms.usdc(),
+                    retention()));
         }
         text.append("\nPricing as JSON: ").append(baseUrl).append("/v1/pricing; models: ").append(baseUrl)
                 .append("/v1/models\n");

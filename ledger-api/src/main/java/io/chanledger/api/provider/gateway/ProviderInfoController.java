@@ -30,11 +30,12 @@ class ProviderInfoController {
      * A model in {@code /v1/pricing}: {@code inputPer1kTokens} and {@code outputPer1kTokens} (decimal
      * USDC), the two numbers agent clients deployed before the price kind existed budget by (for a
      * model not priced per token, its highest price of a request and 0); {@code price}, the whole
-     * price in base units ({@link Price}); and {@code example}, a request body the gateway accepts
-     * for it, which pages show as the model's payment example.
+     * price in base units ({@link Price}); {@code example}, a request body the gateway accepts for
+     * it, which pages show as the model's payment example; and {@code payments}, the ways a request
+     * may be paid for, {@code chan-v2} (a channel voucher) and, where offered, {@code x402-exact}.
      */
     record PublishedModel(String inputPer1kTokens, String outputPer1kTokens, String name, Price price,
-                          ObjectNode example) {
+                          ObjectNode example, List<String> payments) {
     }
 
     /** The {@code /v1/pricing} document: who is paid, on which chain, and each model's price. */
@@ -42,8 +43,8 @@ class ProviderInfoController {
                            Map<String, PublishedModel> models) {
     }
 
-    /** An entry of {@code /v1/models}: OpenAI's model object, with the model's whole price. */
-    record ModelEntry(String id, String object, long created, String owned_by, Price price) {
+    /** An entry of {@code /v1/models}: OpenAI's model object, with the model's whole price and {@code payments}. */
+    record ModelEntry(String id, String object, long created, String owned_by, Price price, List<String> payments) {
     }
 
     record ModelList(String object, List<ModelEntry> data) {
@@ -55,9 +56,11 @@ class ProviderInfoController {
     private final GatewayProperties properties;
     private final ProviderDocs docs;
     private final ObjectMapper json;
+    private final X402Offers offers;
 
     ProviderInfoController(PriceList prices, ProviderIdentity identity, PaymentTerms terms,
-                           GatewayProperties properties, ProviderDocs docs, ObjectMapper json) {
+                           GatewayProperties properties, ProviderDocs docs, ObjectMapper json, X402Offers offers) {
+        this.offers = offers;
         this.prices = prices;
         this.identity = identity;
         this.terms = terms;
@@ -70,7 +73,7 @@ class ProviderInfoController {
     PublishedPrices pricing() {
         Map<String, PublishedModel> models = new LinkedHashMap<>();
         prices.models().forEach(m -> models.put(m.id(), new PublishedModel(m.inputPer1kText(), m.outputPer1kText(),
-                m.name(), m.modelPrice().price(), m.exampleRequest(json))));
+                m.name(), m.modelPrice().price(), m.exampleRequest(json), offers.ways(m))));
         return new PublishedPrices(identity.checksumAddress(), properties.name(), terms.chainId(), "USDC",
                 Usdc.DECIMALS, models);
     }
@@ -78,7 +81,7 @@ class ProviderInfoController {
     @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
     ModelList models() {
         return new ModelList("list", prices.models().stream()
-                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name(), m.modelPrice().price()))
+                .map(m -> new ModelEntry(m.id(), "model", m.created(), properties.name(), m.modelPrice().price(), offers.ways(m)))
                 .toList());
     }
 

@@ -2,8 +2,6 @@ package io.chanledger.api.provider.gateway;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.chanledger.domain.channel.RequestSettlement;
-import io.chanledger.domain.channel.VoucherReceipt;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,47 +41,40 @@ class StreamRelay {
 
     private static final Logger log = LoggerFactory.getLogger(StreamRelay.class);
 
-    private final Metering metering;
     private final GatewayMetrics metrics;
     private final ObjectMapper json;
 
-    StreamRelay(Metering metering, GatewayMetrics metrics, ObjectMapper json) {
-        this.metering = metering;
+    StreamRelay(GatewayMetrics metrics, ObjectMapper json) {
         this.metrics = metrics;
         this.json = json;
     }
 
-    void relay(Upstream upstream, ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt, HttpServletResponse response)
-            throws IOException {
-        Upstream.Stream stream;
-        try {
-            stream = upstream.stream(chat);
-        } catch (RuntimeException failure) {
-            metering.settle(receipt, BigInteger.ZERO);
-            metrics.request(ChatCompletionsController.failureOutcome(failure));
-            throw ChatCompletionsController.upstreamFailed(failure);
-        }
+    /**
+     * Relays {@code stream}, opened for a request admitted as {@code admission}, and charges what
+     * it delivered; {@link PaidCall} releases the admission whatever ends it.
+     */
+    void relay(Upstream.Stream stream, ChatRequest chat, PriceList.ModelRate rate, Payment.Admission admission,
+               HttpServletResponse response) throws IOException {
         response.setStatus(200);
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Accel-Buffering", "no");
-        response.setHeader("X-CHAN-Channel", receipt.channelId());
+        admission.streamHeaders().forEach(response::setHeader);
         Outcome outcome = null;
         BigInteger cost = null;
         try {
-            outcome = pump(stream, chat, rate, receipt, response.getOutputStream());
+            outcome = pump(stream, chat, rate, admission, response.getOutputStream());
             cost = outcome.cost(chat, rate);
         } finally {
             if (cost == null) {
-                // ended by what pump does not report (no response to write to, a bug): no hold outlives it
+                // ended by what pump does not report (no response to write to, a bug): the caller releases it
                 stream.close();
-                metering.release(receipt);
             }
         }
-        RequestSettlement settlement;
+        Payment.Charge settlement;
         try {
-            settlement = metering.settle(receipt, cost);
+            settlement = admission.charge(cost, null);
         } catch (GatewayProblem unavailable) {
             metrics.request("settlement_unavailable");
             outcome.sink.write(": X-CHAN-Error: settlement_unavailable\n\n");
@@ -109,23 +100,23 @@ class StreamRelay {
         if (outcome.cut || settlement.shortfall()) {
             trailer.append(": X-CHAN-Error: insufficient_funds_post\n");
         }
-        trailer.append(": X-CHAN-Cost: ").append(settlement.charged()).append('\n')
-                .append(": X-CHAN-Total: ").append(settlement.chargedTotal()).append('\n')
-                .append(": X-CHAN-Remaining: ").append(settlement.remaining()).append("\n\n");
+        settlement.trailer().forEach((name, value) -> trailer.append(": ").append(name).append(": ").append(value)
+                .append('\n'));
+        trailer.append('\n');
         outcome.sink.write(trailer.toString());
     }
 
-    private Outcome pump(Upstream.Stream stream, ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt,
-                         OutputStream out) {
+    private Outcome pump(Upstream.Stream stream, ChatRequest chat, PriceList.ModelRate rate,
+                         Payment.Admission admission, OutputStream out) {
         Outcome outcome = new Outcome(new Sink(out));
-        RunningHold hold = new RunningHold(chat, rate, receipt);
+        RunningHold hold = new RunningHold(chat, rate, admission);
         try (stream) {
             while (true) {
                 Upstream.Chunk chunk;
                 try {
                     chunk = stream.next();
                 } catch (RuntimeException failure) {
-                    log.warn("upstream stream for channel {} broke off: {}", receipt.channelId(), failure.getMessage());
+                    log.warn("upstream stream of model {} broke off: {}", rate.id(), failure.getMessage());
                     outcome.failed = true;
                     outcome.timedOut = ChatCompletionsController.timedOut(failure);
                     return outcome;
@@ -197,16 +188,16 @@ class StreamRelay {
     private final class RunningHold {
         private final ChatRequest chat;
         private final PriceList.ModelRate rate;
-        private final VoucherReceipt receipt;
+        private final Payment.Admission admission;
         private BigInteger held;
         private long heldOutput;
         private boolean exhausted;
 
-        RunningHold(ChatRequest chat, PriceList.ModelRate rate, VoucherReceipt receipt) {
+        RunningHold(ChatRequest chat, PriceList.ModelRate rate, Payment.Admission admission) {
             this.chat = chat;
             this.rate = rate;
-            this.receipt = receipt;
-            this.held = receipt.hold();
+            this.admission = admission;
+            this.held = admission.hold();
             this.heldOutput = Math.min(PriceList.HELD_OUTPUT_TOKENS, chat.outputLimit().orElse(Long.MAX_VALUE));
         }
 
@@ -222,7 +213,7 @@ class StreamRelay {
             long output = Math.max(outputTokens, Math.min(2 * heldOutput,
                     chat.outputLimit().orElse(Long.MAX_VALUE)));
             BigInteger wanted = rate.cost(chat.inputTokens(), output);
-            BigInteger granted = metering.raiseHold(receipt, held, wanted);
+            BigInteger granted = admission.raiseHold(held, wanted);
             held = held.max(granted);
             heldOutput = output;
             // less than asked: the voucher has no more room, asking again would only cost a command

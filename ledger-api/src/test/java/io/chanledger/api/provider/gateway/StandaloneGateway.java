@@ -25,14 +25,15 @@ final class StandaloneGateway {
     static MockMvc over(Upstream upstream, PriceList prices, ApplicationContext context) {
         return over(upstream, prices, context.getBean(Metering.class), context.getBean(GatewayMetrics.class),
                 context.getBeanProvider(PaymentTerms.class), context.getBean(ObjectMapper.class),
-                context.getBean(PaidAnswers.class));
+                context.getBean(PaidAnswers.class), context.getBean(X402Offers.class));
     }
 
     private static MockMvc over(Upstream upstream, PriceList prices, Metering metering, GatewayMetrics metrics,
-                                ObjectProvider<PaymentTerms> terms, ObjectMapper json, PaidAnswers answers) {
+                                ObjectProvider<PaymentTerms> terms, ObjectMapper json, PaidAnswers answers,
+                                X402Offers offers) {
         ChatCompletionsController controller = new ChatCompletionsController(prices, Upstreams.single(upstream, prices),
-                metering, new StreamRelay(metering, metrics, json), terms.getObject(), json, metrics, Clock.systemUTC(),
-                answers);
+                metering, new PaidCall(new StreamRelay(metrics, json), metrics, json), terms.getObject(), json, metrics, Clock.systemUTC(),
+                answers, offers);
         return MockMvcBuilders.standaloneSetup(controller).setControllerAdvice(new GatewayExceptionHandler(terms))
                 .build();
     }
