@@ -75,10 +75,13 @@ class X402PaymentTest extends LedgerIntegrationTest {
         X402Settlement.PaymentRecord record = record(paid.authorization());
         assertThat(record.status()).isEqualTo(X402Settlement.PaymentStatus.SETTLED);
         assertThat(record.model()).isEqualTo("echo-flat");
-        // the dashboard shows it as the model's x402 revenue, beside what channels paid for it
+        // the dashboard shows it as the model's x402 revenue, beside what channels paid for it, once
+        // the ledger's read model has taken the payment's event
+        BigInteger expected = new BigInteger(before.path("x402Settled").asText("0")).add(FLAT_PRICE);
+        org.awaitility.Awaitility.await("the dashboard to show the payment").atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> new BigInteger(dashboardModel("echo-flat").path("x402Settled").asText("0")).equals(expected));
         JsonNode after = dashboardModel("echo-flat");
-        assertThat(new BigInteger(after.path("x402Settled").asText()))
-                .isEqualTo(new BigInteger(before.path("x402Settled").asText("0")).add(FLAT_PRICE));
+        assertThat(new BigInteger(after.path("x402Settled").asText())).isEqualTo(expected);
         assertThat(after.path("x402Payments").asLong()).isEqualTo(before.path("x402Payments").asLong(0) + 1);
         assertThat(after.path("charged").asText()).isEqualTo(before.path("charged").asText("0"));
 
