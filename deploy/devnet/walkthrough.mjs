@@ -204,7 +204,7 @@ async function payWithX402(providers, { usdcAddress, publicClient }) {
     const pricing = (await getJson(`${provider.apiUrl}/v1/pricing`)).body;
     // flat-priced models: a price known before the call, which the walkthrough checks against the chain
     const models = Object.entries(pricing.models)
-      .filter(([, m]) => m.payments?.includes('x402-exact') && m.perRequest !== undefined);
+      .filter(([, m]) => m.payments?.includes('x402-exact') && m.price?.kind === 'flat');
     if (models.length === 0) continue;
     step(`9. pay ${provider.name} with x402 (${models.map(([id]) => id).join(', ')}), with the stock clients`);
     const providerAddress = getAddress(provider.providerAddress);
@@ -215,7 +215,7 @@ async function payWithX402(providers, { usdcAddress, publicClient }) {
       // the demo's one service takes a text; a chat model, a prompt
       const content = id === 'word-count' ? JSON.stringify({ text: 'paid with x402' }) : 'hello';
       const body = JSON.stringify({ model: id, messages: [{ role: 'user', content }] });
-      const price = toBaseUnits(model.perRequest);
+      const price = BigInt(model.price.perRequest);
       for (const client of clients) {
         const response = await client.fetch(`${provider.apiUrl}/v1/chat/completions`, {
           method: 'POST', headers: { 'Content-Type': 'application/json' }, body,
@@ -244,7 +244,12 @@ async function payWithX402(providers, { usdcAddress, publicClient }) {
     const providerAfter = await balance(providerAddress);
     expect(providerAfter - providerBefore === received,
       `${provider.name} received ${providerAfter - providerBefore} on chain, the x402 payments were ${received}`);
-    const ledgerAfter = await x402Ledger(provider);
+    // the provider's dashboard reads the ledger's events of the payments, which it takes in shortly after
+    let ledgerAfter = await x402Ledger(provider);
+    for (let waited = 0; ledgerAfter !== null && ledgerAfter - ledgerBefore !== received && waited < 30; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      ledgerAfter = await x402Ledger(provider);
+    }
     if (ledgerAfter === null) {
       console.log('(no CHAN_ADMIN_TOKEN: the providers\' own records of x402 payments are not read)');
     } else {
