@@ -11,11 +11,9 @@ import io.chanledger.api.support.LedgerIntegrationTest;
 import io.chanledger.testsupport.Devnet;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.web3j.crypto.Credentials;
@@ -26,7 +24,7 @@ import org.web3j.utils.Numeric;
  * deploy/node_modules) configured with this provider's facilitator URL is paid by the stock client
  * ({@code @x402/fetch} 2.27 with {@code @x402/evm} and a viem local account): the provider's wallet
  * receives exactly the price, settled by one transaction recorded here. Runs
- * deploy/devnet/x402-facilitator-check.mjs; skipped where the npm tools of deploy/ are not installed.
+ * deploy/devnet/x402-facilitator-check.mjs; it fails where the npm tools of deploy/ are not installed.
  */
 class StockResourceServerTest extends LedgerIntegrationTest {
 
@@ -41,8 +39,9 @@ class StockResourceServerTest extends LedgerIntegrationTest {
 
     @Test
     void theStockClientPaysTheStockServerThroughTheProvidersFacilitator() throws Exception {
-        Assumptions.assumeTrue(Files.isDirectory(DEPLOY.resolve("node_modules/@x402/express")),
-                "the npm tools of deploy/ are not installed (npm ci in deploy/)");
+        // deploy/test.sh installs the npm tools, as the devnet's anvil needs them too: never a silent skip
+        assertThat(DEPLOY.resolve("node_modules/@x402/express"))
+                .as("the npm tools of deploy/ (npm ci in deploy/, as deploy/test.sh does)").isDirectory();
         Devnet devnet = devnet();
         String payTo = identity.address();
         devnet.setBalance(payTo, Devnet.GAS_MONEY);
